@@ -1,0 +1,110 @@
+// Printer schemas (seed 2.2 plus decisions.md): the one source of types, validation and openapi.json.
+import { Type, type Static } from '@sinclair/typebox';
+
+/** How the device reaches a printer. */
+export const ConnectionSchema = Type.Object(
+  {
+    type: Type.Union([Type.Literal('network'), Type.Literal('usb')]),
+    host: Type.Optional(Type.String({ minLength: 1, maxLength: 253 })),
+    port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
+    protocol: Type.Optional(
+      Type.Union([Type.Literal('tcp'), Type.Literal('ipp'), Type.Literal('ipps'), Type.Literal('http'), Type.Literal('https'), Type.Literal('usb')]),
+    ),
+    resourcePath: Type.Optional(Type.String({ maxLength: 1024 })),
+    serialNumber: Type.Optional(Type.String()),
+  },
+  { additionalProperties: false },
+);
+/** A printer connection. */
+export type Connection = Static<typeof ConnectionSchema>;
+
+/** What a printer consumes: raw bytes, PDF through its pipeline, or ZPL. */
+export const ContentKindSchema = Type.Union([Type.Literal('raw'), Type.Literal('pdf'), Type.Literal('zpl')]);
+/** A printer content kind. */
+export type ContentKind = Static<typeof ContentKindSchema>;
+
+/** IPP capabilities captured during discovery (seed 2.2). */
+export const CapabilitiesSchema = Type.Object({
+  makeAndModel: Type.Optional(Type.String()),
+  colorSupported: Type.Optional(Type.Boolean()),
+  documentFormatsSupported: Type.Optional(Type.Array(Type.String())),
+  mediaSupported: Type.Optional(Type.Array(Type.String())),
+  sidesSupported: Type.Optional(Type.Array(Type.String())),
+  copiesSupported: Type.Optional(Type.Tuple([Type.Integer(), Type.Integer()])),
+});
+/** Printer capabilities. */
+export type Capabilities = Static<typeof CapabilitiesSchema>;
+
+/** Live printer state. */
+export const PrinterStatusSchema = Type.Union([Type.Literal('online'), Type.Literal('offline'), Type.Literal('error'), Type.Literal('unknown')]);
+/** A live printer state. */
+export type PrinterStatus = Static<typeof PrinterStatusSchema>;
+
+/** A printer as the API returns it (seed 2.2 + `tags`). */
+export const PrinterSchema = Type.Object({
+  id: Type.String(),
+  type: Type.Literal('printer'),
+  path: Type.String(),
+  connection: ConnectionSchema,
+  model: Type.Optional(Type.String()),
+  content: ContentKindSchema,
+  supportedFormats: Type.Optional(Type.Array(Type.String())),
+  discovered: Type.Boolean(),
+  localAddress: Type.Optional(Type.String()),
+  status: PrinterStatusSchema,
+  statusReasons: Type.Array(Type.String()),
+  capabilities: Type.Optional(CapabilitiesSchema),
+  tags: Type.Array(Type.String()),
+});
+/** A printer as answered by the API. */
+export type Printer = Static<typeof PrinterSchema>;
+
+/** What a discovery source reports for one printer; the registry adds id, tags, status. */
+export interface DiscoveredPrinter {
+  path: string;
+  connection: Connection;
+  model?: string;
+  content: ContentKind;
+  supportedFormats?: string[];
+  localAddress?: string;
+  capabilities?: Capabilities;
+  /** Transport-specific locator the transport factory needs (USB bus/port, IPP URI). */
+  locator?: Record<string, string | number>;
+}
+
+/** A tag: letters, digits, dash, underscore, dot. */
+export const TagSchema = Type.String({ pattern: '^[A-Za-z0-9._-]{1,64}$' });
+
+/** Body of `POST /printers` (decisions.md). */
+export const CreatePrinterBodySchema = Type.Object(
+  {
+    connection: Type.Object(
+      {
+        type: Type.Union([Type.Literal('network'), Type.Literal('usb')]),
+        host: Type.String({ minLength: 1, maxLength: 253 }),
+        port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
+        protocol: Type.Union([Type.Literal('tcp'), Type.Literal('ipp'), Type.Literal('ipps'), Type.Literal('http'), Type.Literal('https')]),
+        resourcePath: Type.Optional(Type.String({ maxLength: 1024 })),
+      },
+      { additionalProperties: false },
+    ),
+    content: Type.Optional(ContentKindSchema),
+    model: Type.Optional(Type.String({ maxLength: 256 })),
+    tags: Type.Optional(Type.Array(TagSchema, { maxItems: 64 })),
+  },
+  { additionalProperties: false },
+);
+/** A create-printer request. */
+export type CreatePrinterBody = Static<typeof CreatePrinterBodySchema>;
+
+/** Body of `PATCH /printers/{path}`. */
+export const PatchPrinterBodySchema = Type.Object(
+  {
+    tags: Type.Optional(Type.Array(TagSchema, { maxItems: 64 })),
+    model: Type.Optional(Type.String({ maxLength: 256 })),
+    content: Type.Optional(ContentKindSchema),
+  },
+  { additionalProperties: false },
+);
+/** A patch-printer request. */
+export type PatchPrinterBody = Static<typeof PatchPrinterBodySchema>;

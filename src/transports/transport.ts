@@ -1,0 +1,24 @@
+// The one interface every byte-stream printer connection implements (TCP 9100, USB bulk, test fakes).
+
+/** What a finished send reports: bytes the connection accepted. */
+export interface SendResult {
+  bytes: number;
+}
+
+/** A byte-stream path to one printer. Each call opens what it needs and releases it before settling. */
+export interface Transport {
+  /** Short label for logs and errors, e.g. `tcp 10.0.0.5:9100` or `usb 0a5f:0100 sn ABC`. */
+  readonly describe: string;
+  /**
+   * Delivers a whole document. Resolves once every byte was accepted by the printer's connection;
+   * rejects with a DeviceError (code, printer, what happened, bytes sent) within bounded time.
+   * Aborting the signal rejects with code CANCELED.
+   */
+  send(data: Uint8Array, signal?: AbortSignal): Promise<SendResult>;
+  /**
+   * Writes a status command and gathers the reply until `complete(reply)` is true.
+   * Resolves null when the printer stays silent for `timeoutMs`; rejects with a DeviceError
+   * when the connection itself fails (refused, reset, gone).
+   */
+  query(command: Uint8Array, complete: (reply: Buffer) => boolean, timeoutMs: number): Promise<Buffer | null>;
+}
