@@ -1,0 +1,86 @@
+// Command-line flags and environment of printproxyd (decisions.md "Start-up flags and environment").
+
+/** Daemon options after flags and env are merged. */
+export interface DaemonOptions {
+  dataDir: string;
+  host: string;
+  /** HTTP port; 0 picks a free one. */
+  port: number;
+  /** HTTPS port; 0 picks a free one; null turns HTTPS off. */
+  httpsPort: number | null;
+  tlsCert?: string;
+  tlsKey?: string;
+  mdns: boolean;
+  apiKey?: string;
+  nativeDir?: string;
+  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+}
+
+/** A parsed command line: the daemon, or a sub-command with its remaining arguments. */
+export type Command = { kind: 'serve'; options: DaemonOptions } | { kind: 'render' | 'usb-list'; args: string[] } | { kind: 'help' } | { kind: 'version' };
+
+/** Thrown for a bad command line; the message is shown with the usage. */
+export class UsageError extends Error {}
+
+/** Usage text printed by `--help` and on a bad flag. */
+export const USAGE = `usage: printproxyd [serve] [--data-dir DIR] [--port N] [--https-port N|--no-https] [--host ADDR]
+                  [--tls-cert FILE --tls-key FILE] [--no-mdns] [--native-dir DIR] [--log-level LEVEL]
+       printproxyd render INPUT.pdf [--size 4x6] [--dpi 203] [-o OUT.zpl]
+       printproxyd usb-list
+env: PRINTPROXY_DATA_DIR, PRINTPROXY_API_KEY, PRINTPROXY_MDNS=0, PRINTPROXY_NATIVE_DIR, PRINTPROXY_LOG_LEVEL`;
+
+/** Parses argv (without node and script) and env into a Command; throws UsageError. */
+export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Command {
+  const [first, ...rest] = argv;
+  if (first === 'render' || first === 'usb-list') return { kind: first, args: rest };
+  if (first === '--help' || first === '-h' || first === 'help') return { kind: 'help' };
+  if (first === '--version' || first === 'version') return { kind: 'version' };
+  return { kind: 'serve', options: parseDaemonFlags(first === 'serve' ? rest : argv, env) };
+}
+
+function parseDaemonFlags(args: string[], env: NodeJS.ProcessEnv): DaemonOptions {
+  const options: DaemonOptions = {
+    dataDir: env.PRINTPROXY_DATA_DIR || './data',
+    host: '0.0.0.0',
+    port: 8631,
+    httpsPort: 8632,
+    mdns: env.PRINTPROXY_MDNS !== '0',
+    apiKey: env.PRINTPROXY_API_KEY || undefined,
+    nativeDir: env.PRINTPROXY_NATIVE_DIR || undefined,
+    logLevel: logLevel(env.PRINTPROXY_LOG_LEVEL || 'info'),
+  };
+  for (let i = 0; i < args.length; i += 1) {
+    const flag = args[i];
+    const value = () => {
+      const v = args[++i];
+      if (v === undefined) throw new UsageError(`${flag} needs a value`);
+      return v;
+    };
+    switch (flag) {
+      case '--data-dir': options.dataDir = value(); break;
+      case '--port': options.port = port(flag, value()); break;
+      case '--https-port': options.httpsPort = port(flag, value()); break;
+      case '--no-https': options.httpsPort = null; break;
+      case '--host': options.host = value(); break;
+      case '--tls-cert': options.tlsCert = value(); break;
+      case '--tls-key': options.tlsKey = value(); break;
+      case '--no-mdns': options.mdns = false; break;
+      case '--native-dir': options.nativeDir = value(); break;
+      case '--log-level': options.logLevel = logLevel(value()); break;
+      default: throw new UsageError(`unknown flag ${flag}`);
+    }
+  }
+  if (Boolean(options.tlsCert) !== Boolean(options.tlsKey)) throw new UsageError('--tls-cert and --tls-key go together');
+  return options;
+}
+
+function port(flag: string, raw: string): number {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`${flag} must be a port number 0-65535`);
+  return n;
+}
+
+function logLevel(raw: string): DaemonOptions['logLevel'] {
+  if (raw === 'debug' || raw === 'info' || raw === 'warn' || raw === 'error' || raw === 'silent') return raw;
+  throw new UsageError(`log level must be debug, info, warn, error or silent`);
+}

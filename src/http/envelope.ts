@@ -1,0 +1,13 @@
+// The response envelope of seed 2.1, used by every answer.
+
+/** The JSON body of every API answer. */
+export interface Envelope {
+  status: 'success' | 'error';
+  statusCode: number;
+  result: { module: string; message: string; content: unknown };
+}
+
+/** Builds the envelope for `statusCode`; 2xx/3xx are `success`, the rest `error`. */
+export function envelope(statusCode: number, module: string, message: string, content: unknown): Envelope {
+  return { status: statusCode < 400 ? 'success' : 'error', statusCode, result: { module, message, content } };
+}

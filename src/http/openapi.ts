@@ -1,0 +1,85 @@
+// Generates openapi.json (OpenAPI 3.1) from the route table and its schemas.
+import type { TSchema } from '@sinclair/typebox';
+import { ERROR_CATALOGUE } from '../errors';
+import type { Route } from './route';
+import { API_PREFIX } from './server';
+
+/** The OpenAPI 3.1 document of `routes`; `info.version` is the API description version 2.0.0. */
+export function buildOpenApi(routes: Route[], appVersion: string): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    paths[route.path] ??= {};
+    paths[route.path][route.method] = operation(route);
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'printproxyd API', version: '2.0.0', description: `Print proxy device API (software ${appVersion})` },
+    servers: [{ url: API_PREFIX }],
+    security: [{ apiKey: [] }],
+    components: {
+      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
+      schemas: { Envelope: envelopeSchema({}), ErrorEnvelope: envelopeSchema({ type: 'object', properties: { message: { type: 'string' } } }) },
+    },
+    paths,
+  };
+}
+
+function operation(route: Route): Record<string, unknown> {
+  const op: Record<string, unknown> = {
+    operationId: `${route.method}${route.path.replace(/\{(\w+)\}/g, 'By-$1').replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
+    summary: route.summary,
+    tags: [route.tag],
+    parameters: [
+      ...[...route.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } })),
+      ...(route.query ?? []).map((q) => ({ name: q.name, in: 'query', required: false, description: q.description, schema: { type: 'string' } })),
+    ],
+    responses: responses(route),
+  };
+  if (route.auth === false) op.security = [];
+  if (route.body || route.rawBody) op.requestBody = requestBody(route);
+  return op;
+}
+
+function requestBody(route: Route): Record<string, unknown> {
+  const content: Record<string, unknown> = {};
+  if (route.body) content['application/json'] = { schema: plain(route.body) };
+  if (route.rawBody) content['application/octet-stream'] = { schema: { type: 'string', format: 'binary' } };
+  return { required: Boolean(route.body), content };
+}
+
+function responses(route: Route): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    200: { description: 'Success', content: { 'application/json': { schema: envelopeSchema(route.response ? plain(route.response) : {}) } } },
+  };
+  for (const [status, description] of Object.entries(route.responses ?? {})) {
+    out[status] = { description, content: { 'application/json': { schema: { $ref: Number(status) < 400 ? '#/components/schemas/Envelope' : '#/components/schemas/ErrorEnvelope' } } } };
+  }
+  if (route.auth !== false) out[401] = errorResponse('UNAUTHORIZED');
+  if (route.body) out[400] = errorResponse('INVALID_REQUEST');
+  return out;
+}
+
+function errorResponse(code: keyof typeof ERROR_CATALOGUE): Record<string, unknown> {
+  return { description: ERROR_CATALOGUE[code].message, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } };
+}
+
+function envelopeSchema(content: Record<string, unknown>): Record<string, unknown> {
+  return {
+    type: 'object',
+    required: ['status', 'statusCode', 'result'],
+    properties: {
+      status: { type: 'string', enum: ['success', 'error'] },
+      statusCode: { type: 'integer' },
+      result: {
+        type: 'object',
+        required: ['module', 'message', 'content'],
+        properties: { module: { type: 'string' }, message: { type: 'string' }, content: content },
+      },
+    },
+  };
+}
+
+/** A TypeBox schema as plain JSON Schema (drops the symbol keys). */
+function plain(schema: TSchema): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;
+}

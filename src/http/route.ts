@@ -1,0 +1,53 @@
+// What a route declares: the one table that drives uWS registration, validation and openapi.json.
+import type { TSchema } from '@sinclair/typebox';
+
+/** HTTP methods the API uses. */
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** A parsed, authenticated request as handlers see it (uWS request data is copied out before any await). */
+export interface ApiRequest {
+  /** Path parameters by name, percent-decoded. */
+  params: Record<string, string>;
+  query: URLSearchParams;
+  /** Lower-cased request headers the API reads. */
+  headers: Record<string, string>;
+  /** Validated JSON body, or the raw bytes for `application/octet-stream`, or undefined. */
+  body: unknown;
+  bodyKind: 'json' | 'raw' | 'none';
+  /** The API path called, without `/api/v1` and query (`result.module`). */
+  module: string;
+  remoteAddress: string;
+  /** Aborted when the client goes away before the answer. */
+  signal: AbortSignal;
+}
+
+/** What a handler returns; the server wraps it in the envelope. */
+export interface ApiReply {
+  status?: number;
+  message: string;
+  content: unknown;
+}
+
+/** One API operation. */
+export interface Route {
+  method: Method;
+  /** OpenAPI-style path below `/api/v1`, e.g. `/printers/{path}`. */
+  path: string;
+  summary: string;
+  tag: string;
+  /** JSON body schema; its validator runs before the handler. */
+  body?: TSchema;
+  /** Accepts `application/octet-stream` bodies as raw bytes too. */
+  rawBody?: boolean;
+  /** Query parameters the operation reads, for the docs. */
+  query?: Array<{ name: string; description: string }>;
+  /** Schema of `result.content` on success, for the docs. */
+  response?: TSchema;
+  /** Status codes besides 200 the operation can answer, with a description, for the docs. */
+  responses?: Record<number, string>;
+  /** Sends `content` as the whole JSON body, without the envelope (openapi.json). */
+  bare?: boolean;
+  /** Defaults to true; only openapi.json is public. */
+  auth?: boolean;
+  handler: (req: ApiRequest) => Promise<ApiReply> | ApiReply;
+}

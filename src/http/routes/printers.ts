@@ -1,0 +1,59 @@
+// Printer routes: list, get (path or URI), add, patch, delete, discover (seed 4.2–4.4, decisions.md).
+import { Type } from '@sinclair/typebox';
+import { CreatePrinterBodySchema, PatchPrinterBodySchema, PrinterSchema, type CreatePrinterBody, type PatchPrinterBody } from '../../schemas/printer';
+import { printerView } from '../../printers/printer-view';
+import type { PrinterRecord, PrinterRegistry } from '../../printers/registry';
+import type { StatusCache } from '../../printers/status-cache';
+import type { Route } from '../route';
+
+/** Collaborators of the printer routes. */
+export interface PrinterRouteDeps {
+  registry: PrinterRegistry;
+  status: StatusCache;
+}
+
+/** The printer and discovery routes. */
+export function printerRoutes(deps: PrinterRouteDeps): Route[] {
+  const view = async (record: PrinterRecord) => printerView(record, await deps.status.get(record.path));
+  const views = (records: PrinterRecord[]) => Promise.all(records.map(view));
+  const notFound = { 404: 'Printer not found' };
+  return [
+    {
+      method: 'get', path: '/printers', tag: 'printers', summary: 'List known printers with live status',
+      response: Type.Array(PrinterSchema),
+      handler: async () => ({ message: 'Successfully obtained printers.', content: await views(deps.registry.list()) }),
+    },
+    {
+      method: 'post', path: '/printers', tag: 'printers', summary: 'Add a printer manually',
+      body: CreatePrinterBodySchema, response: PrinterSchema, responses: { 201: 'Printer added', 409: 'Printer already exists' },
+      handler: async (req) => ({ status: 201, message: 'Printer added.', content: await view(await deps.registry.add(req.body as CreatePrinterBody)) }),
+    },
+    {
+      method: 'get', path: '/printers/{path}', tag: 'printers', summary: 'One printer by path or URL-encoded URI',
+      response: PrinterSchema, responses: notFound,
+      handler: async (req) => ({ message: 'Printer retrieved.', content: await view(deps.registry.get(req.params.path)) }),
+    },
+    {
+      method: 'patch', path: '/printers/{path}', tag: 'printers', summary: 'Change tags, model or content of a printer',
+      body: PatchPrinterBodySchema, response: PrinterSchema, responses: notFound,
+      handler: async (req) => ({ message: 'Printer updated.', content: await view(await deps.registry.patch(req.params.path, req.body as PatchPrinterBody)) }),
+    },
+    {
+      method: 'delete', path: '/printers/{path}', tag: 'printers', summary: 'Remove a manual printer (or forget the overrides of a discovered one)',
+      response: PrinterSchema, responses: notFound,
+      handler: async (req) => {
+        const removed = await deps.registry.remove(req.params.path);
+        deps.status.invalidate(removed.path);
+        return { message: 'Printer removed.', content: printerView(removed, { status: 'unknown', statusReasons: [] }) };
+      },
+    },
+    {
+      method: 'get', path: '/discover', tag: 'printers', summary: 'Scan USB and the network for printers',
+      response: Type.Array(PrinterSchema),
+      handler: async () => {
+        const report = await deps.registry.discover();
+        return { message: 'Successfully discovered printers.', content: await views(report.printers) };
+      },
+    },
+  ];
+}

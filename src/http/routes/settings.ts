@@ -1,0 +1,58 @@
+// Settings routes: read (secrets masked), update, regenerate the API key (seed 4.8, decisions.md).
+import { Type } from '@sinclair/typebox';
+import { SettingsPutBodySchema, type SettingsPutBody } from '../../schemas/settings';
+import { generateApiKey, type SettingsStore } from '../../settings/settings-store';
+import { maskApiKey, maskExtension, maskShare } from '../../settings/masking';
+import { printerSettingsView } from '../../printers/printer-view';
+import type { PrinterRegistry } from '../../printers/registry';
+import type { Route } from '../route';
+
+/** Collaborators of the settings routes. */
+export interface SettingsRouteDeps {
+  settings: SettingsStore;
+  registry: PrinterRegistry;
+}
+
+/** GET/PUT /settings and POST /settings/api-key. */
+export function settingsRoutes(deps: SettingsRouteDeps): Route[] {
+  const content = () => {
+    const s = deps.settings.value;
+    return {
+      apiKey: maskApiKey(s.apiKey),
+      extensions: s.extensions.map(maskExtension),
+      shares: s.shares.map(maskShare),
+      printers: deps.registry.list().map(printerSettingsView),
+      subDomain: s.subDomain,
+      alias: s.alias,
+      deviceId: s.deviceId,
+      allowedOrigins: s.allowedOrigins,
+      maxBodyBytes: s.maxBodyBytes,
+    };
+  };
+  return [
+    {
+      method: 'get', path: '/settings', tag: 'settings', summary: 'Device settings (secrets masked)',
+      handler: () => ({ message: 'Settings retrieved.', content: content() }),
+    },
+    {
+      method: 'put', path: '/settings', tag: 'settings', summary: 'Change alias, subDomain, allowedOrigins or maxBodyBytes',
+      body: SettingsPutBodySchema,
+      handler: async (req) => {
+        const body = req.body as SettingsPutBody;
+        await deps.settings.update((s) => Object.assign(s, body));
+        return { message: 'Settings updated.', content: content() };
+      },
+    },
+    {
+      method: 'post', path: '/settings/api-key', tag: 'settings', summary: 'Regenerate the API key; the new key is returned once',
+      response: Type.Object({ apiKey: Type.String() }),
+      handler: async () => {
+        const apiKey = generateApiKey();
+        await deps.settings.update((s) => {
+          s.apiKey = apiKey;
+        });
+        return { message: 'API key regenerated.', content: { apiKey } };
+      },
+    },
+  ];
+}

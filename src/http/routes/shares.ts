@@ -1,0 +1,71 @@
+// Share routes: list (passwords masked), add, replace, delete (seed 4.8, decisions.md).
+import { randomUUID } from 'node:crypto';
+import { Type } from '@sinclair/typebox';
+import { ApiError } from '../../errors';
+import { ShareBodySchema, ShareSchema, type Share, type ShareBody } from '../../schemas/settings';
+import type { SettingsStore } from '../../settings/settings-store';
+import { isMask, maskShare } from '../../settings/masking';
+import type { Route } from '../route';
+
+/** GET/POST /shares, PUT/DELETE /shares/{uuid}. */
+export function shareRoutes(settings: SettingsStore): Route[] {
+  const find = (uuid: string): Share => {
+    const share = settings.value.shares.find((s) => s.uuid === uuid);
+    if (!share) throw new ApiError('SHARE_NOT_FOUND', `No share with uuid: ${uuid}`);
+    return share;
+  };
+  return [
+    {
+      method: 'get', path: '/shares', tag: 'settings', summary: 'Network shares (passwords masked)',
+      response: Type.Array(ShareSchema),
+      handler: () => ({ message: 'Shares retrieved.', content: settings.value.shares.map(maskShare) }),
+    },
+    {
+      method: 'post', path: '/shares', tag: 'settings', summary: 'Add a share; uuid assigned when absent',
+      body: ShareBodySchema, response: ShareSchema, responses: { 201: 'Share added' },
+      handler: async (req) => {
+        const share = toShare(req.body as ShareBody, undefined);
+        if (settings.value.shares.some((s) => s.uuid === share.uuid)) throw new ApiError('INVALID_REQUEST', `uuid ${share.uuid} is already used by another share`);
+        await settings.update((s) => {
+          s.shares.push(share);
+        });
+        return { status: 201, message: 'Share added.', content: maskShare(share) };
+      },
+    },
+    {
+      method: 'put', path: '/shares/{uuid}', tag: 'settings', summary: 'Replace a share (a masked password keeps the stored one)',
+      body: ShareBodySchema, response: ShareSchema, responses: { 404: 'Share not found' },
+      handler: async (req) => {
+        const existing = find(req.params.uuid);
+        const share = toShare({ ...(req.body as ShareBody), uuid: existing.uuid }, existing);
+        await settings.update((s) => {
+          s.shares = s.shares.map((old) => (old.uuid === share.uuid ? share : old));
+        });
+        return { message: 'Share updated.', content: maskShare(share) };
+      },
+    },
+    {
+      method: 'delete', path: '/shares/{uuid}', tag: 'settings', summary: 'Remove a share',
+      response: ShareSchema, responses: { 404: 'Share not found' },
+      handler: async (req) => {
+        const existing = find(req.params.uuid);
+        await settings.update((s) => {
+          s.shares = s.shares.filter((old) => old.uuid !== existing.uuid);
+        });
+        return { message: 'Share removed.', content: maskShare(existing) };
+      },
+    },
+  ];
+}
+
+function toShare(body: ShareBody, existing: Share | undefined): Share {
+  return {
+    sharePath: body.sharePath,
+    alias: body.alias ?? '',
+    username: body.username ?? '',
+    password: isMask(body.password) ? (existing?.password ?? '') : (body.password ?? ''),
+    server: body.server ?? '',
+    browsable: body.browsable ?? false,
+    uuid: body.uuid ?? randomUUID(),
+  };
+}

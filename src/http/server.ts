@@ -1,0 +1,281 @@
+// The uWS HTTP(S) server: mounts the route table, authenticates, reads bodies, answers in the envelope.
+import { ApiError, ERROR_CATALOGUE } from '../errors';
+import type { Logger } from '../log';
+import { compileValidator, type Validator } from '../schemas/validate';
+import { readBody } from './body-reader';
+import { corsHeaders, preflightHeaders } from './cors';
+import { envelope, type Envelope } from './envelope';
+import type { ApiAuth } from './auth';
+import type { ApiReply, ApiRequest, Route } from './route';
+import type { HttpRequest, HttpResponse, TemplatedApp, Uws, us_listen_socket } from './uws';
+
+/** Every API path starts with this. */
+export const API_PREFIX = '/api/v1';
+
+/** Live settings the server reads on each request. */
+export interface HttpPolicy {
+  maxBodyBytes(): number;
+  allowedOrigins(): readonly string[];
+}
+
+/** Collaborators of the server. */
+export interface HttpServerDeps {
+  uws: Uws;
+  routes: Route[];
+  auth: ApiAuth;
+  policy: HttpPolicy;
+  logger: Logger;
+}
+
+/** TLS files for the HTTPS listener. */
+export interface TlsFiles {
+  certFile: string;
+  keyFile: string;
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  200: 'OK', 201: 'Created', 204: 'No Content', 400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found',
+  405: 'Method Not Allowed', 409: 'Conflict', 413: 'Payload Too Large', 415: 'Unsupported Media Type',
+  429: 'Too Many Requests', 500: 'Internal Server Error', 503: 'Service Unavailable',
+};
+
+const READ_HEADERS = ['x-api-key', 'content-type', 'content-length', 'origin', 'idempotency-key', 'transfer-encoding'];
+
+interface Compiled {
+  route: Route;
+  paramNames: string[];
+  validate?: Validator<never>;
+}
+
+/** Serves the API on any number of HTTP/HTTPS listeners; `close` stops accepting and waits for in-flight answers. */
+export class HttpServer {
+  private readonly compiled: Compiled[];
+  private readonly listeners: us_listen_socket[] = [];
+  private inFlight = 0;
+  private idleWaiters: Array<() => void> = [];
+
+  constructor(private readonly deps: HttpServerDeps) {
+    this.compiled = deps.routes.map((route) => ({
+      route,
+      paramNames: [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]),
+      validate: route.body ? (compileValidator(route.body) as Validator<never>) : undefined,
+    }));
+  }
+
+  /** Starts a plain HTTP listener; resolves with the bound port (pass 0 for a free one). */
+  listen(host: string, port: number): Promise<number> {
+    return this.bind(this.mount(this.deps.uws.App()), host, port);
+  }
+
+  /** Starts an HTTPS listener with the given certificate; resolves with the bound port. */
+  listenTls(host: string, port: number, tls: TlsFiles): Promise<number> {
+    const app = this.deps.uws.SSLApp({ cert_file_name: tls.certFile, key_file_name: tls.keyFile });
+    return this.bind(this.mount(app), host, port);
+  }
+
+  /** Stops accepting connections, then resolves when in-flight requests are answered (or after `graceMs`). */
+  async close(graceMs = 5000): Promise<void> {
+    for (const socket of this.listeners.splice(0)) this.deps.uws.us_listen_socket_close(socket);
+    if (this.inFlight === 0) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, graceMs);
+      this.idleWaiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  private bind(app: TemplatedApp, host: string, port: number): Promise<number> {
+    return new Promise((resolve, reject) => {
+      app.listen(host, port, (socket) => {
+        if (!socket) {
+          reject(new Error(`cannot listen on ${host}:${port}`));
+          return;
+        }
+        this.listeners.push(socket);
+        resolve(this.deps.uws.us_socket_local_port(socket));
+      });
+    });
+  }
+
+  private mount(app: TemplatedApp): TemplatedApp {
+    for (const compiled of this.compiled) {
+      const pattern = API_PREFIX + compiled.route.path.replace(/\{(\w+)\}/g, ':$1');
+      const method = compiled.route.method === 'delete' ? 'del' : compiled.route.method;
+      app[method](pattern, (res, req) => this.handle(compiled, res, req));
+    }
+    app.options('/*', (res, req) => this.preflight(res, req));
+    app.any('/*', (res, req) => this.notFound(res, req));
+    return app;
+  }
+
+  private handle(compiled: Compiled, res: HttpResponse, req: HttpRequest): void {
+    const exchange = this.begin(res, req);
+    const params: Record<string, string> = {};
+    try {
+      compiled.paramNames.forEach((name, index) => {
+        params[name] = decodeParam(req.getParameter(index), name);
+      });
+      this.authenticate(compiled.route, exchange);
+    } catch (err) {
+      this.fail(exchange, err);
+      return;
+    }
+    const body = this.startBody(compiled, res, exchange);
+    void this.run(compiled, exchange, params, body);
+  }
+
+  private begin(res: HttpResponse, req: HttpRequest): Exchange {
+    const controller = new AbortController();
+    const exchange: Exchange = {
+      res,
+      done: false,
+      controller,
+      method: req.getMethod(),
+      url: req.getUrl(),
+      query: req.getQuery() ?? '',
+      headers: Object.fromEntries(READ_HEADERS.map((h) => [h, req.getHeader(h)])),
+      remoteAddress: Buffer.from(res.getRemoteAddressAsText()).toString(),
+    };
+    this.inFlight += 1;
+    res.onAborted(() => {
+      controller.abort();
+      this.finish(exchange);
+    });
+    return exchange;
+  }
+
+  private authenticate(route: Route, exchange: Exchange): void {
+    if (route.auth === false) return;
+    this.deps.auth.check(exchange.headers['x-api-key'], exchange.remoteAddress);
+  }
+
+  private startBody(compiled: Compiled, res: HttpResponse, exchange: Exchange): Promise<{ kind: ApiRequest['bodyKind']; data: unknown }> {
+    if (exchange.method === 'get' || exchange.method === 'delete' || exchange.method === 'head') {
+      return Promise.resolve({ kind: 'none', data: undefined });
+    }
+    const declared = exchange.headers['content-length'] ? Number(exchange.headers['content-length']) : null;
+    let kind: 'json' | 'raw' | 'none';
+    try {
+      kind = bodyKind(exchange.headers['content-type'], compiled.route);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return readBody(res, this.deps.policy.maxBodyBytes(), declared).then((bytes) => parseBody(bytes, kind, compiled));
+  }
+
+  private async run(compiled: Compiled, exchange: Exchange, params: Record<string, string>, bodyPromise: Promise<{ kind: ApiRequest['bodyKind']; data: unknown }>): Promise<void> {
+    try {
+      const body = await bodyPromise;
+      const request: ApiRequest = {
+        params,
+        query: new URLSearchParams(exchange.query),
+        headers: exchange.headers,
+        body: body.data,
+        bodyKind: body.kind,
+        module: moduleOf(exchange.url),
+        remoteAddress: exchange.remoteAddress,
+        signal: exchange.controller.signal,
+      };
+      const reply: ApiReply = await compiled.route.handler(request);
+      const status = reply.status ?? 200;
+      this.send(exchange, status, compiled.route.bare ? reply.content : envelope(status, request.module, reply.message, reply.content), {});
+    } catch (err) {
+      this.fail(exchange, err);
+    }
+  }
+
+  private fail(exchange: Exchange, err: unknown): void {
+    const apiError = err instanceof ApiError ? err : null;
+    if (!apiError) this.deps.logger.error('request failed', { url: exchange.url, error: err instanceof Error ? err.stack : String(err) });
+    const code = apiError?.code ?? 'INTERNAL';
+    const status = ERROR_CATALOGUE[code].status;
+    const content = apiError?.content ?? { message: apiError?.message ?? 'internal error; see the device log' };
+    this.send(exchange, status, envelope(status, moduleOf(exchange.url), ERROR_CATALOGUE[code].message, content), apiError?.headers ?? {});
+  }
+
+  private send(exchange: Exchange, status: number, body: Envelope | unknown, headers: Record<string, string>): void {
+    if (exchange.done) return;
+    const cors = corsHeaders(exchange.headers.origin ?? '', this.deps.policy.allowedOrigins());
+    const json = JSON.stringify(body);
+    exchange.res.cork(() => {
+      exchange.res.writeStatus(`${status} ${STATUS_TEXT[status] ?? ''}`);
+      exchange.res.writeHeader('Content-Type', 'application/json');
+      for (const [name, value] of Object.entries({ ...cors, ...headers })) exchange.res.writeHeader(name, value);
+      exchange.res.end(json);
+    });
+    this.finish(exchange);
+  }
+
+  private finish(exchange: Exchange): void {
+    if (exchange.done) return;
+    exchange.done = true;
+    this.inFlight -= 1;
+    if (this.inFlight === 0) for (const wake of this.idleWaiters.splice(0)) wake();
+  }
+
+  private preflight(res: HttpResponse, req: HttpRequest): void {
+    const origin = req.getHeader('origin');
+    const headers = preflightHeaders(origin, this.deps.policy.allowedOrigins(), req.getHeader('access-control-request-private-network') === 'true');
+    res.writeStatus('204 No Content');
+    for (const [name, value] of Object.entries(headers)) res.writeHeader(name, value);
+    res.endWithoutBody();
+  }
+
+  private notFound(res: HttpResponse, req: HttpRequest): void {
+    const exchange = this.begin(res, req);
+    try {
+      if (exchange.url.startsWith(API_PREFIX)) this.deps.auth.check(exchange.headers['x-api-key'], exchange.remoteAddress);
+      throw new ApiError('NOT_FOUND', `no route for ${exchange.method.toUpperCase()} ${exchange.url}`);
+    } catch (err) {
+      this.fail(exchange, err);
+    }
+  }
+}
+
+interface Exchange {
+  res: HttpResponse;
+  done: boolean;
+  controller: AbortController;
+  method: string;
+  url: string;
+  query: string;
+  headers: Record<string, string>;
+  remoteAddress: string;
+}
+
+function moduleOf(url: string): string {
+  return url.startsWith(API_PREFIX) ? url.slice(API_PREFIX.length) || '/' : url;
+}
+
+function decodeParam(raw: string, name: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new ApiError('INVALID_REQUEST', `${name} is not a valid URL-encoded value`);
+  }
+}
+
+function bodyKind(contentType: string, route: Route): 'json' | 'raw' | 'none' {
+  const type = contentType.split(';')[0].trim().toLowerCase();
+  if (type === '' || type === 'application/json' || type.endsWith('+json')) return 'json';
+  if (type === 'application/octet-stream' && route.rawBody) return 'raw';
+  const accepted = route.rawBody ? 'application/json or application/octet-stream' : 'application/json';
+  throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `Content-Type ${type} is not supported here; send ${accepted}`);
+}
+
+function parseBody(bytes: Buffer, kind: 'json' | 'raw' | 'none', compiled: Compiled): { kind: ApiRequest['bodyKind']; data: unknown } {
+  if (kind === 'raw') return { kind, data: bytes };
+  if (bytes.length === 0) {
+    if (compiled.validate) compiled.validate(undefined);
+    return { kind: 'none', data: undefined };
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(bytes.toString('utf8'));
+  } catch (err) {
+    throw new ApiError('INVALID_REQUEST', `body is not valid JSON: ${(err as Error).message}`);
+  }
+  return { kind: 'json', data: compiled.validate ? compiled.validate(parsed) : parsed };
+}

@@ -1,0 +1,67 @@
+// Entry point of printproxyd: parses the command line, runs the daemon or a sub-command, handles signals.
+import { parseCommandLine, USAGE, UsageError } from './cli';
+import { startDaemon } from './daemon';
+import { buildInfo } from './build-info';
+import { createLogger } from './log';
+
+async function main(): Promise<number> {
+  let command;
+  try {
+    command = parseCommandLine(process.argv.slice(2), process.env);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`${err.message}\n${USAGE}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  switch (command.kind) {
+    case 'help':
+      process.stdout.write(USAGE + '\n');
+      return 0;
+    case 'version':
+      process.stdout.write(JSON.stringify(buildInfo()) + '\n');
+      return 0;
+    case 'render':
+    case 'usb-list':
+      return runSubcommand(command.kind, command.args);
+    case 'serve':
+      return serve(command.options);
+  }
+}
+
+async function serve(options: Parameters<typeof startDaemon>[0]): Promise<number> {
+  const logger = createLogger(options.logLevel);
+  const daemon = await startDaemon(options, logger, (line) => process.stdout.write(line + '\n'));
+  return new Promise((resolve) => {
+    let stopping = false;
+    const stop = (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      logger.info('stopping', { signal });
+      daemon.stop().then(
+        () => resolve(0),
+        (err: unknown) => {
+          logger.error('stop failed', { error: String(err) });
+          resolve(1);
+        },
+      );
+    };
+    process.on('SIGTERM', () => stop('SIGTERM'));
+    process.on('SIGINT', () => stop('SIGINT'));
+  });
+}
+
+async function runSubcommand(kind: 'render' | 'usb-list', args: string[]): Promise<number> {
+  void args;
+  process.stderr.write(`${kind} is not available in this build\n`);
+  return 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`printproxyd: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  },
+);

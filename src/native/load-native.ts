@@ -1,0 +1,32 @@
+// Loads native addons (.node) directly with process.dlopen, never through a package's JS fallback.
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+/** Where natives may live, first match wins: an explicit dir, `native/` beside the running script, node_modules. */
+export interface NativeSearch {
+  /** Directory given by flag/env or by the single-executable extractor. */
+  nativeDir?: string;
+  /** Path of the running main script (process.argv[1]). */
+  mainScript?: string;
+}
+
+/** File name of the uWS addon for this platform, arch and Node ABI, e.g. `uws_linux_x64_115.node`. */
+export function uwsAddonName(): string {
+  return `uws_${process.platform}_${process.arch}_${process.versions.modules}.node`;
+}
+
+/** Finds `fileName` in the search places, or in `fallbackDirs` (node_modules); null when absent. */
+export function findNative(fileName: string, search: NativeSearch, fallbackDirs: string[]): string | null {
+  const dirs = [search.nativeDir, search.mainScript ? join(dirname(search.mainScript), 'native') : undefined, ...fallbackDirs];
+  for (const dir of dirs) {
+    if (dir && existsSync(join(dir, fileName))) return join(dir, fileName);
+  }
+  return null;
+}
+
+/** dlopens an addon file and returns its exports; throws with the path and reason when it cannot load. */
+export function dlopenNative<T>(file: string): T {
+  const mod = { exports: {} as T };
+  process.dlopen(mod, file);
+  return mod.exports;
+}

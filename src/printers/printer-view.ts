@@ -1,0 +1,37 @@
+// Turns registry records into the API's printer objects (seed 2.2), with live status.
+import type { Printer } from '../schemas/printer';
+import type { PrinterRecord } from './registry';
+import type { LiveStatus } from './status-cache';
+
+/** The API printer object of a record and its live status. */
+export function printerView(record: PrinterRecord, live: LiveStatus): Printer {
+  const view: Printer = {
+    id: record.id,
+    type: 'printer',
+    path: record.path,
+    connection: record.connection,
+    content: record.content,
+    discovered: record.discovered,
+    status: live.status,
+    statusReasons: live.statusReasons,
+    tags: record.tags,
+  };
+  if (record.model !== undefined) view.model = record.model;
+  if (record.supportedFormats !== undefined) view.supportedFormats = record.supportedFormats;
+  if (record.localAddress !== undefined) view.localAddress = record.localAddress;
+  if (record.capabilities !== undefined) view.capabilities = record.capabilities;
+  return view;
+}
+
+/** The short printer form listed in GET /settings (seed 2.7). */
+export function printerSettingsView(record: PrinterRecord): Pick<Printer, 'id' | 'type' | 'path' | 'connection' | 'model' | 'content' | 'discovered'> {
+  return {
+    id: record.id,
+    type: 'printer',
+    path: record.path,
+    connection: record.connection,
+    ...(record.model !== undefined ? { model: record.model } : {}),
+    content: record.content,
+    discovered: record.discovered,
+  };
+}

@@ -1,0 +1,161 @@
+// The printer registry: manual printers (persisted), discovered ones (from sources), tags and overrides by path.
+import { ApiError } from '../errors';
+import type { Logger } from '../log';
+import type { DiscoveryEvent, DiscoverySource } from '../discovery/source';
+import type { ContentKind, CreatePrinterBody, DiscoveredPrinter, PatchPrinterBody } from '../schemas/printer';
+import type { SettingsStore } from '../settings/settings-store';
+import { networkPath, pathFromUri, printerId } from './printer-path';
+
+/** A printer as the device knows it: what discovery or the user gave, plus id, tags and origin. */
+export interface PrinterRecord extends DiscoveredPrinter {
+  id: string;
+  tags: string[];
+  discovered: boolean;
+}
+
+/** Collaborators of the registry. */
+export interface RegistryDeps {
+  settings: SettingsStore;
+  sources: DiscoverySource[];
+  /** Decides `content` for a new manual printer when the request leaves it out. */
+  probeContent: (connection: CreatePrinterBody['connection']) => Promise<ContentKind>;
+  logger: Logger;
+}
+
+/** Result of a discovery run: what is known now and the sources that failed. */
+export interface DiscoveryReport {
+  printers: PrinterRecord[];
+  warnings: string[];
+}
+
+const TAG_PREFIX = 'tag_';
+
+/** Holds every known printer; resolves targets (path, URI, `tag_` alias) to printers. */
+export class PrinterRegistry {
+  private readonly discovered = new Map<string, DiscoveredPrinter>();
+
+  constructor(private readonly deps: RegistryDeps) {}
+
+  /** Every printer: manual ones first (in insertion order), then discovered ones not shadowed by a manual path. */
+  list(): PrinterRecord[] {
+    const manual = this.deps.settings.value.printers.map((p) => this.record({ ...p }, false, p.tags));
+    const manualPaths = new Set(manual.map((p) => p.path));
+    const found = [...this.discovered.values()].filter((p) => !manualPaths.has(p.path)).map((p) => this.record(p, true, []));
+    return [...manual, ...found];
+  }
+
+  /** The printer at a path or URI form, or null. */
+  find(pathOrUri: string): PrinterRecord | null {
+    const path = pathFromUri(pathOrUri) ?? pathOrUri;
+    return this.list().find((p) => p.path === path) ?? null;
+  }
+
+  /** The printer at a path or URI form; throws PRINTER_NOT_FOUND naming it. */
+  get(pathOrUri: string): PrinterRecord {
+    const printer = this.find(pathOrUri);
+    if (!printer) throw new ApiError('PRINTER_NOT_FOUND', `No printer at path: ${pathOrUri}`);
+    return printer;
+  }
+
+  /** Printers a print target names: one for a path/URI, every tagged one for `tag_NAME`; throws 404 when none. */
+  resolveTarget(target: string): PrinterRecord[] {
+    if (!target.toLowerCase().startsWith(TAG_PREFIX)) return [this.get(target)];
+    const name = target.slice(TAG_PREFIX.length);
+    const wanted = name.toLowerCase();
+    const matches = this.list().filter((p) => p.tags.some((t) => t.toLowerCase() === wanted));
+    if (matches.length === 0) throw new ApiError('PRINTER_NOT_FOUND', `No printer with tag: ${name}`);
+    return matches;
+  }
+
+  /** Adds a manual printer (content probed when absent); throws PRINTER_EXISTS for a known path. */
+  async add(body: CreatePrinterBody): Promise<PrinterRecord> {
+    const connection = { ...body.connection, port: body.connection.port ?? defaultPort(body.connection.protocol) };
+    const path = networkPath(connection);
+    if (this.deps.settings.value.printers.some((p) => p.path === path)) {
+      throw new ApiError('PRINTER_EXISTS', `A printer already exists at path: ${path}`);
+    }
+    const content = body.content ?? (await this.deps.probeContent(connection));
+    const tags = dedupeTags(body.tags ?? []);
+    await this.deps.settings.update((s) => {
+      s.printers.push({ path, connection, content, tags, ...(body.model ? { model: body.model } : {}) });
+    });
+    return this.get(path);
+  }
+
+  /** Changes tags, model or content of a printer; discovered printers keep them as an override by path. */
+  async patch(pathOrUri: string, body: PatchPrinterBody): Promise<PrinterRecord> {
+    const printer = this.get(pathOrUri);
+    const change = { ...body, ...(body.tags ? { tags: dedupeTags(body.tags) } : {}) };
+    await this.deps.settings.update((s) => {
+      const manual = s.printers.find((p) => p.path === printer.path);
+      if (manual) Object.assign(manual, change);
+      else s.printerOverrides[printer.path] = { ...s.printerOverrides[printer.path], ...change };
+    });
+    return this.get(printer.path);
+  }
+
+  /** Removes a manual printer, or forgets the overrides of a discovered one. */
+  async remove(pathOrUri: string): Promise<PrinterRecord> {
+    const printer = this.get(pathOrUri);
+    await this.deps.settings.update((s) => {
+      s.printers = s.printers.filter((p) => p.path !== printer.path);
+      delete s.printerOverrides[printer.path];
+    });
+    if (printer.discovered) this.discovered.delete(printer.path);
+    return printer;
+  }
+
+  /** Runs every discovery source; a failing source becomes a warning, the others still count. */
+  async discover(): Promise<DiscoveryReport> {
+    const warnings: string[] = [];
+    const results = await Promise.allSettled(this.deps.sources.map((s) => s.scan()));
+    results.forEach((result, i) => {
+      const source = this.deps.sources[i];
+      if (result.status === 'rejected') {
+        warnings.push(`${source.name} discovery failed: ${(result.reason as Error)?.message ?? String(result.reason)}`);
+        return;
+      }
+      this.replaceFromSource(source.name, result.value);
+    });
+    return { printers: this.list(), warnings };
+  }
+
+  /** Applies a hotplug/browse event from a source. */
+  apply(source: string, event: DiscoveryEvent): void {
+    if (event.kind === 'attached') this.discovered.set(event.printer.path, { ...event.printer, locator: { ...event.printer.locator, source } });
+    else this.discovered.delete(event.path);
+  }
+
+  private replaceFromSource(source: string, printers: DiscoveredPrinter[]): void {
+    for (const [path, printer] of this.discovered) {
+      if (printer.locator?.source === source) this.discovered.delete(path);
+    }
+    for (const printer of printers) this.apply(source, { kind: 'attached', printer });
+  }
+
+  private record(printer: DiscoveredPrinter, discovered: boolean, ownTags: string[]): PrinterRecord {
+    const override = this.deps.settings.value.printerOverrides[printer.path] ?? {};
+    return {
+      ...printer,
+      ...(override.model ? { model: override.model } : {}),
+      content: override.content ?? printer.content,
+      id: printerId(printer.path),
+      tags: override.tags ?? ownTags,
+      discovered,
+    };
+  }
+}
+
+function defaultPort(protocol: string): number {
+  return protocol === 'tcp' ? 9100 : protocol === 'https' ? 443 : 631;
+}
+
+function dedupeTags(tags: string[]): string[] {
+  const seen = new Set<string>();
+  return tags.filter((t) => {
+    const key = t.toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

@@ -1,0 +1,64 @@
+// Live printer status with a per-request time budget and a short cache (decisions.md: 1 s budget, 2 s reuse).
+import type { PrinterStatus } from '../schemas/printer';
+
+/** A printer's live state. */
+export interface LiveStatus {
+  status: PrinterStatus;
+  statusReasons: string[];
+}
+
+/** Status for a printer whose probe did not answer within the budget. */
+export const UNKNOWN_STATUS: LiveStatus = { status: 'unknown', statusReasons: [] };
+
+/** Options: the probe, the wait budget and cache lifetime in ms, an injectable clock. */
+export interface StatusCacheOptions {
+  probe: (path: string) => Promise<LiveStatus>;
+  budgetMs: number;
+  ttlMs: number;
+  now?: () => number;
+}
+
+/** Answers each printer's status within `budgetMs`, sharing one probe per printer and reusing it for `ttlMs`. */
+export class StatusCache {
+  private readonly cache = new Map<string, { at: number; value: LiveStatus }>();
+  private readonly pending = new Map<string, Promise<LiveStatus>>();
+  private readonly now: () => number;
+
+  constructor(private readonly options: StatusCacheOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The status of `path`: cached when fresh, else probed; `unknown` when the probe outlasts the budget. */
+  async get(path: string): Promise<LiveStatus> {
+    const hit = this.cache.get(path);
+    if (hit && this.now() - hit.at < this.options.ttlMs) return hit.value;
+    const probe = this.pending.get(path) ?? this.start(path);
+    let timer: NodeJS.Timeout | undefined;
+    const budget = new Promise<LiveStatus>((resolve) => {
+      timer = setTimeout(() => resolve(hit?.value ?? UNKNOWN_STATUS), this.options.budgetMs);
+    });
+    try {
+      return await Promise.race([probe, budget]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Drops the cached status of `path` (after a job failed or the printer changed). */
+  invalidate(path: string): void {
+    this.cache.delete(path);
+  }
+
+  private start(path: string): Promise<LiveStatus> {
+    const probe = this.options
+      .probe(path)
+      .catch((): LiveStatus => ({ status: 'offline', statusReasons: [] }))
+      .then((value) => {
+        this.cache.set(path, { at: this.now(), value });
+        return value;
+      })
+      .finally(() => this.pending.delete(path));
+    this.pending.set(path, probe);
+    return probe;
+  }
+}

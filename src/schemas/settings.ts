@@ -1,0 +1,115 @@
+// Settings, shares and extension settings schemas (seed 2.7–2.9 and decisions.md writes).
+import { Type, type Static } from '@sinclair/typebox';
+import { ConnectionSchema, ContentKindSchema, TagSchema } from './printer';
+
+/** A network share (seed 2.8). */
+export const ShareSchema = Type.Object(
+  {
+    sharePath: Type.String({ minLength: 1, maxLength: 1024 }),
+    alias: Type.String({ maxLength: 256 }),
+    username: Type.String({ maxLength: 256 }),
+    password: Type.String({ maxLength: 1024 }),
+    server: Type.String({ maxLength: 253 }),
+    browsable: Type.Boolean(),
+    uuid: Type.String({ minLength: 1, maxLength: 64 }),
+  },
+  { additionalProperties: false },
+);
+/** A share. */
+export type Share = Static<typeof ShareSchema>;
+
+/** Body of `POST /shares` and `PUT /shares/{uuid}`: the seed fields, `uuid` optional. */
+export const ShareBodySchema = Type.Object(
+  {
+    sharePath: Type.String({ minLength: 1, maxLength: 1024 }),
+    alias: Type.Optional(Type.String({ maxLength: 256 })),
+    username: Type.Optional(Type.String({ maxLength: 256 })),
+    password: Type.Optional(Type.String({ maxLength: 1024 })),
+    server: Type.Optional(Type.String({ maxLength: 253 })),
+    browsable: Type.Optional(Type.Boolean()),
+    uuid: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9-]{1,64}$' })),
+  },
+  { additionalProperties: false },
+);
+/** A share create/replace request. */
+export type ShareBody = Static<typeof ShareBodySchema>;
+
+/** One instance of an extension (seed 2.9). */
+export const ExtensionInstanceSchema = Type.Object(
+  {
+    oidcPath: Type.String({ maxLength: 1024 }),
+    clientId: Type.String({ maxLength: 512 }),
+    clientSecret: Type.String({ maxLength: 4096 }),
+    target: Type.String({ maxLength: 2048 }),
+    logicalPrinterId: Type.String({ maxLength: 256 }),
+    tag: Type.String({ maxLength: 64 }),
+    startOnBoot: Type.Boolean(),
+    id: Type.Integer({ minimum: 0 }),
+  },
+  { additionalProperties: false },
+);
+
+/** Extension settings (seed 2.9). */
+export const ExtensionSettingsSchema = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 64 }),
+    enabled: Type.Boolean(),
+    instances: Type.Array(ExtensionInstanceSchema, { maxItems: 64 }),
+  },
+  { additionalProperties: false },
+);
+/** Extension settings. */
+export type ExtensionSettings = Static<typeof ExtensionSettingsSchema>;
+
+/** Body of `PUT /extensions/settings`: the whole array. */
+export const ExtensionSettingsListSchema = Type.Array(ExtensionSettingsSchema, { maxItems: 32 });
+
+/** Body of `PUT /settings`. */
+export const SettingsPutBodySchema = Type.Object(
+  {
+    alias: Type.Optional(Type.String({ maxLength: 256 })),
+    subDomain: Type.Optional(Type.String({ maxLength: 63, pattern: '^[a-z0-9-]*$' })),
+    allowedOrigins: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 512 }), { minItems: 1, maxItems: 64 })),
+    maxBodyBytes: Type.Optional(Type.Integer({ minimum: 1024, maximum: 1024 * 1024 * 1024 })),
+  },
+  { additionalProperties: false },
+);
+/** A settings update. */
+export type SettingsPutBody = Static<typeof SettingsPutBodySchema>;
+
+/** A manually added printer as persisted. */
+export const ManualPrinterSchema = Type.Object({
+  path: Type.String(),
+  connection: ConnectionSchema,
+  model: Type.Optional(Type.String()),
+  content: ContentKindSchema,
+  tags: Type.Array(Type.String()),
+});
+/** A persisted manual printer. */
+export type ManualPrinter = Static<typeof ManualPrinterSchema>;
+
+/** Tags/model/content kept by path for discovered printers. */
+export const PrinterOverrideSchema = Type.Object({
+  tags: Type.Optional(Type.Array(TagSchema)),
+  model: Type.Optional(Type.String()),
+  content: Type.Optional(ContentKindSchema),
+});
+/** A persisted override. */
+export type PrinterOverride = Static<typeof PrinterOverrideSchema>;
+
+/** The persisted settings file, version 1. */
+export const StoredSettingsSchema = Type.Object({
+  version: Type.Literal(1),
+  deviceId: Type.String({ pattern: '^[a-z0-9]{4}$' }),
+  apiKey: Type.String({ minLength: 16 }),
+  alias: Type.String(),
+  subDomain: Type.String(),
+  allowedOrigins: Type.Array(Type.String()),
+  maxBodyBytes: Type.Integer({ minimum: 1024 }),
+  printers: Type.Array(ManualPrinterSchema),
+  printerOverrides: Type.Record(Type.String(), PrinterOverrideSchema),
+  shares: Type.Array(ShareSchema),
+  extensions: Type.Array(ExtensionSettingsSchema),
+});
+/** The persisted settings. */
+export type StoredSettings = Static<typeof StoredSettingsSchema>;
