@@ -4,7 +4,7 @@ import { buildInfo } from './build-info';
 import type { DaemonOptions } from './cli';
 import { readDeviceStatus } from './device/device-status';
 import { execRunner } from './device/netbird-status';
-import { readSystemInfo } from './device/system-info';
+import { cachedSystemInfo } from './device/system-info';
 import { ensureTlsPair } from './device/tls-cert';
 import { ApiAuth } from './http/auth';
 import { buildOpenApi } from './http/openapi';
@@ -46,10 +46,11 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
   await services.start(registry);
 
   const build = buildInfo();
+  const system = cachedSystemInfo();
   const routes: Route[] = [
     ...statusRoutes(() =>
       readDeviceStatus({
-        system: readSystemInfo,
+        system,
         build,
         deviceId: () => settings.value.deviceId,
         extensions: () => settings.value.extensions,

@@ -32,6 +32,8 @@ async function main(): Promise<number> {
 
 async function serve(options: Parameters<typeof startDaemon>[0]): Promise<number> {
   const logger = createLogger(options.logLevel);
+  // the usb addon loader (node-gyp-build shim) reads the native dir from the environment
+  if (options.nativeDir) process.env.PRINTPROXY_NATIVE_DIR = options.nativeDir;
   const daemon = await startDaemon(options, logger, (line) => process.stdout.write(line + '\n'));
   return new Promise((resolve) => {
     let stopping = false;

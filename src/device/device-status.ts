@@ -16,22 +16,33 @@ export interface DeviceStatusDeps {
   warnings: () => readonly string[];
 }
 
-/** Reads the device status content of GET /status. */
-export async function readDeviceStatus(deps: DeviceStatusDeps): Promise<DeviceStatus> {
+/** Reads the device status content of GET /status; synchronous unless an extension must be asked. */
+export function readDeviceStatus(deps: DeviceStatusDeps): DeviceStatus | Promise<DeviceStatus> {
+  const active = deps.extensions().filter((e) => e.enabled && e.name.toLowerCase() === 'netbird');
+  if (active.length === 0) return compose(deps, []);
+  return extensionStatus(active, deps.run).then((extensions) => compose(deps, extensions));
+}
+
+function compose(deps: DeviceStatusDeps, extensions: ExtensionStatus[]): DeviceStatus {
   const system = deps.system();
   return {
-    ...system,
+    uptime: system.uptime,
     version: deps.build.version,
+    load: system.load,
+    totalMemory: system.totalMemory,
+    freeMemory: system.freeMemory,
+    ipAddress: system.ipAddress,
     buildVersion: deps.build.buildVersion,
     builtAt: deps.build.builtAt,
+    hostname: system.hostname,
+    domain: system.domain,
     deviceId: deps.deviceId(),
-    extensions: await extensionStatus(deps.extensions(), deps.run),
-    warnings: [...deps.warnings()],
+    extensions,
+    warnings: deps.warnings().slice(),
   };
 }
 
-async function extensionStatus(settings: readonly ExtensionSettings[], run: CommandRunner): Promise<ExtensionStatus[]> {
-  const active = settings.filter((e) => e.enabled && e.name.toLowerCase() === 'netbird');
+async function extensionStatus(active: ExtensionSettings[], run: CommandRunner): Promise<ExtensionStatus[]> {
   return Promise.all(
     active.map(async (ext) => ({
       name: ext.name,

@@ -13,7 +13,17 @@ export interface SystemInfo {
   domain: string;
 }
 
-/** Reads the system facts: MemAvailable from /proc/meminfo (os.freemem where absent), the first LAN IPv4. */
+/** A reader that re-reads the facts at most every `cacheMs` (a status poll storm costs no extra syscalls). */
+export function cachedSystemInfo(cacheMs = 1000, now: () => number = Date.now): () => SystemInfo {
+  let cached: { at: number; info: SystemInfo } | null = null;
+  return () => {
+    const t = now();
+    if (!cached || t - cached.at >= cacheMs) cached = { at: t, info: readSystemInfo() };
+    return cached.info;
+  };
+}
+
+/** Reads the system facts now: MemAvailable from /proc/meminfo (os.freemem where absent), the first LAN IPv4. */
 export function readSystemInfo(): SystemInfo {
   return {
     uptime: Math.round(os.uptime()),

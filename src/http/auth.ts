@@ -5,27 +5,35 @@ import type { FailureLimiter } from './rate-limiter';
 
 /** Checks `X-API-Key` against the current key; throws 401 or 429 ApiErrors. */
 export class ApiAuth {
+  private digestOf = '';
+  private digest = Buffer.alloc(0);
+
   constructor(
     private readonly currentKey: () => string,
     private readonly limiter: FailureLimiter,
   ) {}
 
-  /** Throws TOO_MANY_REQUESTS while `address` is blocked, UNAUTHORIZED (and counts a failure) when the key is wrong. */
-  check(presented: string | undefined, address: string): void {
-    const wait = this.limiter.retryAfter(address);
+  /** Throws TOO_MANY_REQUESTS while the address is blocked, UNAUTHORIZED (and counts a failure) when the key is wrong. */
+  check(presented: string | undefined, remoteAddress: () => string): void {
+    const address = this.limiter.anyFailures() ? remoteAddress() : '';
+    const wait = address ? this.limiter.retryAfter(address) : 0;
     if (wait > 0) {
       throw new ApiError('TOO_MANY_REQUESTS', `too many failed API keys from ${address}; retry in ${wait} s`, {
         headers: { 'Retry-After': String(wait) },
       });
     }
-    if (presented && keysEqual(presented, this.currentKey())) return;
-    this.limiter.fail(address);
+    if (presented && this.matches(presented)) return;
+    this.limiter.fail(address || remoteAddress());
     throw new ApiError('UNAUTHORIZED', 'Missing or invalid API key');
   }
-}
 
-function keysEqual(a: string, b: string): boolean {
-  const da = createHash('sha256').update(a).digest();
-  const db = createHash('sha256').update(b).digest();
-  return timingSafeEqual(da, db);
+  /** Compares SHA-256 digests so neither the content nor the length of the key leaks through timing. */
+  private matches(presented: string): boolean {
+    const key = this.currentKey();
+    if (key !== this.digestOf) {
+      this.digestOf = key;
+      this.digest = createHash('sha256').update(key).digest();
+    }
+    return timingSafeEqual(createHash('sha256').update(presented).digest(), this.digest);
+  }
 }

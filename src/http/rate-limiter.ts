@@ -16,6 +16,11 @@ export class FailureLimiter {
     this.now = options.now ?? Date.now;
   }
 
+  /** True when any address has a failure on record (lets callers skip reading the address). */
+  anyFailures(): boolean {
+    return this.failures.size > 0;
+  }
+
   /** Seconds the address must wait, or 0 when it may try. */
   retryAfter(address: string): number {
     const recent = this.recent(address);

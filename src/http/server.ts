@@ -39,6 +39,12 @@ const STATUS_TEXT: Record<number, string> = {
   429: 'Too Many Requests', 500: 'Internal Server Error', 503: 'Service Unavailable',
 };
 
+const STATUS_LINE: Record<number, string> = Object.fromEntries(Object.entries(STATUS_TEXT).map(([code, text]) => [code, `${code} ${text}`]));
+const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
+type ParsedBody = { kind: ApiRequest['bodyKind']; data: unknown };
+const NO_BODY: ParsedBody = Object.freeze({ kind: 'none', data: undefined });
+
 const READ_HEADERS = ['x-api-key', 'content-type', 'content-length', 'origin', 'idempotency-key', 'transfer-encoding'];
 
 interface Compiled {
@@ -123,24 +129,27 @@ export class HttpServer {
       return;
     }
     const body = this.startBody(compiled, res, exchange);
-    void this.run(compiled, exchange, params, body);
+    this.run(compiled, exchange, params, body);
   }
 
   private begin(res: HttpResponse, req: HttpRequest): Exchange {
-    const controller = new AbortController();
+    const headers: Record<string, string> = {};
+    for (const name of READ_HEADERS) headers[name] = req.getHeader(name);
     const exchange: Exchange = {
       res,
       done: false,
-      controller,
+      aborted: false,
+      controller: null,
       method: req.getMethod(),
       url: req.getUrl(),
       query: req.getQuery() ?? '',
-      headers: Object.fromEntries(READ_HEADERS.map((h) => [h, req.getHeader(h)])),
-      remoteAddress: Buffer.from(res.getRemoteAddressAsText()).toString(),
+      headers,
+      address: null,
     };
     this.inFlight += 1;
     res.onAborted(() => {
-      controller.abort();
+      exchange.aborted = true;
+      exchange.controller?.abort();
       this.finish(exchange);
     });
     return exchange;
@@ -148,13 +157,11 @@ export class HttpServer {
 
   private authenticate(route: Route, exchange: Exchange): void {
     if (route.auth === false) return;
-    this.deps.auth.check(exchange.headers['x-api-key'], exchange.remoteAddress);
+    this.deps.auth.check(exchange.headers['x-api-key'], () => remoteAddress(exchange));
   }
 
-  private startBody(compiled: Compiled, res: HttpResponse, exchange: Exchange): Promise<{ kind: ApiRequest['bodyKind']; data: unknown }> {
-    if (exchange.method === 'get' || exchange.method === 'delete' || exchange.method === 'head') {
-      return Promise.resolve({ kind: 'none', data: undefined });
-    }
+  private startBody(compiled: Compiled, res: HttpResponse, exchange: Exchange): Promise<ParsedBody> | ParsedBody {
+    if (exchange.method === 'get' || exchange.method === 'delete' || exchange.method === 'head') return NO_BODY;
     const declared = exchange.headers['content-length'] ? Number(exchange.headers['content-length']) : null;
     let kind: 'json' | 'raw' | 'none';
     try {
@@ -165,25 +172,28 @@ export class HttpServer {
     return readBody(res, this.deps.policy.maxBodyBytes(), declared).then((bytes) => parseBody(bytes, kind, compiled));
   }
 
-  private async run(compiled: Compiled, exchange: Exchange, params: Record<string, string>, bodyPromise: Promise<{ kind: ApiRequest['bodyKind']; data: unknown }>): Promise<void> {
+  /** Runs the handler; answers synchronously when neither the body nor the handler is asynchronous. */
+  private run(compiled: Compiled, exchange: Exchange, params: Record<string, string>, body: Promise<ParsedBody> | ParsedBody): void {
+    if (body instanceof Promise) {
+      body.then(
+        (parsed) => this.run(compiled, exchange, params, parsed),
+        (err: unknown) => this.fail(exchange, err),
+      );
+      return;
+    }
     try {
-      const body = await bodyPromise;
-      const request: ApiRequest = {
-        params,
-        query: new URLSearchParams(exchange.query),
-        headers: exchange.headers,
-        body: body.data,
-        bodyKind: body.kind,
-        module: moduleOf(exchange.url),
-        remoteAddress: exchange.remoteAddress,
-        signal: exchange.controller.signal,
-      };
-      const reply: ApiReply = await compiled.route.handler(request);
-      const status = reply.status ?? 200;
-      this.send(exchange, status, compiled.route.bare ? reply.content : envelope(status, request.module, reply.message, reply.content), {});
+      const request = apiRequest(exchange, params, body);
+      const reply = compiled.route.handler(request);
+      if (reply instanceof Promise) reply.then((r) => this.reply(compiled, exchange, request.module, r), (err: unknown) => this.fail(exchange, err));
+      else this.reply(compiled, exchange, request.module, reply);
     } catch (err) {
       this.fail(exchange, err);
     }
+  }
+
+  private reply(compiled: Compiled, exchange: Exchange, module: string, reply: ApiReply): void {
+    const status = reply.status ?? 200;
+    this.send(exchange, status, compiled.route.bare ? reply.content : envelope(status, module, reply.message, reply.content), NO_HEADERS);
   }
 
   private fail(exchange: Exchange, err: unknown): void {
@@ -192,17 +202,19 @@ export class HttpServer {
     const code = apiError?.code ?? 'INTERNAL';
     const status = ERROR_CATALOGUE[code].status;
     const content = apiError?.content ?? { message: apiError?.message ?? 'internal error; see the device log' };
-    this.send(exchange, status, envelope(status, moduleOf(exchange.url), ERROR_CATALOGUE[code].message, content), apiError?.headers ?? {});
+    this.send(exchange, status, envelope(status, moduleOf(exchange.url), ERROR_CATALOGUE[code].message, content), apiError?.headers ?? NO_HEADERS);
   }
 
   private send(exchange: Exchange, status: number, body: Envelope | unknown, headers: Record<string, string>): void {
     if (exchange.done) return;
-    const cors = corsHeaders(exchange.headers.origin ?? '', this.deps.policy.allowedOrigins());
+    const origin = exchange.headers.origin;
+    const cors = origin ? corsHeaders(origin, this.deps.policy.allowedOrigins()) : NO_HEADERS;
     const json = JSON.stringify(body);
     exchange.res.cork(() => {
-      exchange.res.writeStatus(`${status} ${STATUS_TEXT[status] ?? ''}`);
+      exchange.res.writeStatus(STATUS_LINE[status] ?? String(status));
       exchange.res.writeHeader('Content-Type', 'application/json');
-      for (const [name, value] of Object.entries({ ...cors, ...headers })) exchange.res.writeHeader(name, value);
+      for (const name in cors) exchange.res.writeHeader(name, cors[name]);
+      for (const name in headers) exchange.res.writeHeader(name, headers[name]);
       exchange.res.end(json);
     });
     this.finish(exchange);
@@ -226,7 +238,7 @@ export class HttpServer {
   private notFound(res: HttpResponse, req: HttpRequest): void {
     const exchange = this.begin(res, req);
     try {
-      if (exchange.url.startsWith(API_PREFIX)) this.deps.auth.check(exchange.headers['x-api-key'], exchange.remoteAddress);
+      if (exchange.url.startsWith(API_PREFIX)) this.deps.auth.check(exchange.headers['x-api-key'], () => remoteAddress(exchange));
       throw new ApiError('NOT_FOUND', `no route for ${exchange.method.toUpperCase()} ${exchange.url}`);
     } catch (err) {
       this.fail(exchange, err);
@@ -237,12 +249,43 @@ export class HttpServer {
 interface Exchange {
   res: HttpResponse;
   done: boolean;
-  controller: AbortController;
+  aborted: boolean;
+  /** Created on first use of `signal`: most requests never need one. */
+  controller: AbortController | null;
   method: string;
   url: string;
   query: string;
   headers: Record<string, string>;
-  remoteAddress: string;
+  address: string | null;
+}
+
+function remoteAddress(exchange: Exchange): string {
+  if (exchange.address === null) exchange.address = exchange.aborted ? '' : Buffer.from(exchange.res.getRemoteAddressAsText()).toString();
+  return exchange.address;
+}
+
+function apiRequest(exchange: Exchange, params: Record<string, string>, body: ParsedBody): ApiRequest {
+  let query: URLSearchParams | undefined;
+  return {
+    params,
+    get query() {
+      return (query ??= new URLSearchParams(exchange.query));
+    },
+    headers: exchange.headers,
+    body: body.data,
+    bodyKind: body.kind,
+    module: moduleOf(exchange.url),
+    get remoteAddress() {
+      return remoteAddress(exchange);
+    },
+    get signal() {
+      if (!exchange.controller) {
+        exchange.controller = new AbortController();
+        if (exchange.aborted) exchange.controller.abort();
+      }
+      return exchange.controller.signal;
+    },
+  };
 }
 
 function moduleOf(url: string): string {
@@ -265,7 +308,7 @@ function bodyKind(contentType: string, route: Route): 'json' | 'raw' | 'none' {
   throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `Content-Type ${type} is not supported here; send ${accepted}`);
 }
 
-function parseBody(bytes: Buffer, kind: 'json' | 'raw' | 'none', compiled: Compiled): { kind: ApiRequest['bodyKind']; data: unknown } {
+function parseBody(bytes: Buffer, kind: 'json' | 'raw' | 'none', compiled: Compiled): ParsedBody {
   if (kind === 'raw') return { kind, data: bytes };
   if (bytes.length === 0) {
     if (compiled.validate) compiled.validate(undefined);

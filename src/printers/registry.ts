@@ -33,11 +33,22 @@ const TAG_PREFIX = 'tag_';
 /** Holds every known printer; resolves targets (path, URI, `tag_` alias) to printers. */
 export class PrinterRegistry {
   private readonly discovered = new Map<string, DiscoveredPrinter>();
+  /** The last computed list, valid while the settings object and the discovered set are unchanged. */
+  private cache: { settings: object; version: number; list: PrinterRecord[] } | null = null;
+  private version = 0;
 
   constructor(private readonly deps: RegistryDeps) {}
 
   /** Every printer: manual ones first (in insertion order), then discovered ones not shadowed by a manual path. */
   list(): PrinterRecord[] {
+    const settings = this.deps.settings.value;
+    if (this.cache?.settings !== settings || this.cache.version !== this.version) {
+      this.cache = { settings, version: this.version, list: this.compute() };
+    }
+    return this.cache.list;
+  }
+
+  private compute(): PrinterRecord[] {
     const manual = this.deps.settings.value.printers.map((p) => this.record({ ...p }, false, p.tags));
     const manualPaths = new Set(manual.map((p) => p.path));
     const found = [...this.discovered.values()].filter((p) => !manualPaths.has(p.path)).map((p) => this.record(p, true, []));
@@ -101,7 +112,7 @@ export class PrinterRegistry {
       s.printers = s.printers.filter((p) => p.path !== printer.path);
       delete s.printerOverrides[printer.path];
     });
-    if (printer.discovered) this.discovered.delete(printer.path);
+    if (printer.discovered && this.discovered.delete(printer.path)) this.version += 1;
     return printer;
   }
 
@@ -124,12 +135,14 @@ export class PrinterRegistry {
   apply(source: string, event: DiscoveryEvent): void {
     if (event.kind === 'attached') this.discovered.set(event.printer.path, { ...event.printer, locator: { ...event.printer.locator, source } });
     else this.discovered.delete(event.path);
+    this.version += 1;
   }
 
   private replaceFromSource(source: string, printers: DiscoveredPrinter[]): void {
     for (const [path, printer] of this.discovered) {
       if (printer.locator?.source === source) this.discovered.delete(path);
     }
+    this.version += 1;
     for (const printer of printers) this.apply(source, { kind: 'attached', printer });
   }
 

@@ -28,6 +28,12 @@ export class StatusCache {
     this.now = options.now ?? Date.now;
   }
 
+  /** The cached status of `path` when still fresh, synchronously; undefined otherwise. */
+  fresh(path: string): LiveStatus | undefined {
+    const hit = this.cache.get(path);
+    return hit && this.now() - hit.at < this.options.ttlMs ? hit.value : undefined;
+  }
+
   /** The status of `path`: cached when fresh, else probed; `unknown` when the probe outlasts the budget. */
   async get(path: string): Promise<LiveStatus> {
     const hit = this.cache.get(path);

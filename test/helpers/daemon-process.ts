@@ -46,6 +46,8 @@ export interface StartOptions {
   apiKey?: string | null;
   env?: Record<string, string>;
   args?: string[];
+  /** Script to run instead of src/main.ts (e.g. the bundle dist/printproxyd.cjs, run without tsx). */
+  entry?: string;
 }
 
 /** A fresh temporary data dir. */
@@ -60,7 +62,8 @@ export async function startDaemon(options: StartOptions = {}): Promise<DaemonHan
   const env: Record<string, string> = { ...process.env, ...options.env } as Record<string, string>;
   if (apiKey) env.PRINTPROXY_API_KEY = apiKey;
   else delete env.PRINTPROXY_API_KEY;
-  const args = ['--import', 'tsx', join(ROOT, 'src', 'main.ts'), '--data-dir', dataDir, '--host', '127.0.0.1', '--port', '0', '--no-https', '--no-mdns', '--log-level', 'warn', ...(options.args ?? [])];
+  const entry = options.entry ? ['--', resolve(ROOT, options.entry)] : ['--import', 'tsx', join(ROOT, 'src', 'main.ts')];
+  const args = [...entry, '--data-dir', dataDir, '--host', '127.0.0.1', '--port', '0', '--no-https', '--no-mdns', '--log-level', 'warn', ...(options.args ?? [])];
   const proc = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';

@@ -224,7 +224,7 @@ describe('openapi.json', () => {
   test('is public, OpenAPI 3.1, version 2.0.0 and valid', async () => {
     const res = await fetch(`${d.baseUrl}/api/v1/openapi.json`);
     assert.equal(res.status, 200);
-    const doc = await res.json();
+    const doc = (await res.json()) as any;
     assert.equal(doc.openapi, '3.1.0');
     assert.equal(doc.info.version, '2.0.0');
     const { Validator } = await import('@seriousme/openapi-schema-validator');

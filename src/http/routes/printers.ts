@@ -14,14 +14,20 @@ export interface PrinterRouteDeps {
 
 /** The printer and discovery routes. */
 export function printerRoutes(deps: PrinterRouteDeps): Route[] {
-  const view = async (record: PrinterRecord) => printerView(record, await deps.status.get(record.path));
+  const view = async (record: PrinterRecord) => printerView(record, deps.status.fresh(record.path) ?? (await deps.status.get(record.path)));
   const views = (records: PrinterRecord[]) => Promise.all(records.map(view));
+  /** Answers from the status cache without waiting when every status is fresh (the common polling case). */
+  const listReply = (records: PrinterRecord[], message: string) => {
+    const live = records.map((r) => deps.status.fresh(r.path));
+    if (live.every((l) => l !== undefined)) return { message, content: records.map((r, i) => printerView(r, live[i]!)) };
+    return views(records).then((content) => ({ message, content }));
+  };
   const notFound = { 404: 'Printer not found' };
   return [
     {
       method: 'get', path: '/printers', tag: 'printers', summary: 'List known printers with live status',
       response: Type.Array(PrinterSchema),
-      handler: async () => ({ message: 'Successfully obtained printers.', content: await views(deps.registry.list()) }),
+      handler: () => listReply(deps.registry.list(), 'Successfully obtained printers.'),
     },
     {
       method: 'post', path: '/printers', tag: 'printers', summary: 'Add a printer manually',
@@ -52,7 +58,7 @@ export function printerRoutes(deps: PrinterRouteDeps): Route[] {
       response: Type.Array(PrinterSchema),
       handler: async () => {
         const report = await deps.registry.discover();
-        return { message: 'Successfully discovered printers.', content: await views(report.printers) };
+        return listReply(report.printers, 'Successfully discovered printers.');
       },
     },
   ];

@@ -3,7 +3,7 @@ import { DeviceStatusSchema, type DeviceStatus } from '../../schemas/device';
 import type { Route } from '../route';
 
 /** The status route; `read` builds the content. */
-export function statusRoutes(read: () => Promise<DeviceStatus>): Route[] {
+export function statusRoutes(read: () => DeviceStatus | Promise<DeviceStatus>): Route[] {
   return [
     {
       method: 'get',
@@ -11,7 +11,11 @@ export function statusRoutes(read: () => Promise<DeviceStatus>): Route[] {
       tag: 'device',
       summary: 'Device status: uptime, memory, addresses, build, extensions',
       response: DeviceStatusSchema,
-      handler: async () => ({ message: 'Successfully obtained device status.', content: await read() }),
+      handler: () => {
+        const content = read();
+        const message = 'Successfully obtained device status.';
+        return content instanceof Promise ? content.then((c) => ({ message, content: c })) : { message, content };
+      },
     },
   ];
 }

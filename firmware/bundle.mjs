@@ -1,0 +1,77 @@
+// Builds dist/printproxyd.cjs: one esbuild bundle of the daemon, natives and wasm copied beside it in dist/native/.
+import { build } from 'esbuild';
+import { copyFileSync, mkdirSync, readFileSync, existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { execSync } from 'node:child_process';
+
+const require = createRequire(import.meta.url);
+const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
+const out = join(root, 'dist');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+
+/** The build identity baked into the bundle. */
+function buildIdentity() {
+  let commit = 'nogit';
+  try {
+    commit = execSync('git rev-parse --short HEAD', { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+  } catch {
+    // not a git checkout
+  }
+  return { version: pkg.version, buildVersion: `${pkg.version}+${commit}`, builtAt: new Date().toISOString().slice(0, 10) };
+}
+
+/** Replaces node-gyp-build (used by `usb`) with a loader of our own native dir. */
+const nativeShim = {
+  name: 'native-shim',
+  setup(b) {
+    b.onResolve({ filter: /^node-gyp-build$/ }, () => ({ path: join(root, 'src', 'native', 'node-gyp-build-shim.ts') }));
+  },
+};
+
+/** Bundles `entry` for Node 20 as CommonJS; `extra` merges into the esbuild options. */
+export async function bundle(entry, outfile, extra = {}) {
+  return build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    minifySyntax: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+    alias: { '@embedpdf/pdfium': require.resolve('@embedpdf/pdfium').replace(/index\.js$/, 'index.cjs') },
+    plugins: [nativeShim],
+    ...extra,
+  });
+}
+
+/** Natives for an architecture: [source file, name in the native dir]. */
+export function nativeFiles(arch) {
+  const uwsArch = { x64: 'x64', arm64: 'arm64', armv7: 'arm' }[arch];
+  const usbFile = { x64: 'linux-x64/node.napi.glibc.node', arm64: 'linux-arm64/node.napi.armv8.node', armv7: 'linux-arm/node.napi.armv7.node' }[arch];
+  const uwsDir = join(dirname(require.resolve('@trufflesuite/uws-js-unofficial/package.json')), 'binaries');
+  const usbDir = join(dirname(require.resolve('usb/package.json')), 'prebuilds');
+  return [
+    [join(uwsDir, `uws_linux_${uwsArch}_115.node`), `uws_linux_${uwsArch}_115.node`],
+    [join(usbDir, usbFile), 'usb.node'],
+  ];
+}
+
+async function main() {
+  mkdirSync(join(out, 'native'), { recursive: true });
+  const workerEntry = join(root, 'src', 'render', 'pdf-worker.ts');
+  const define = { PRINTPROXY_BUILD: JSON.stringify(buildIdentity()) };
+  if (existsSync(workerEntry)) {
+    const worker = await bundle(workerEntry, join(out, 'pdf-worker.cjs'), { write: false, minify: true });
+    define.PRINTPROXY_PDF_WORKER_CODE = JSON.stringify(worker.outputFiles[0].text);
+  }
+  await bundle(join(root, 'src', 'main.ts'), join(out, 'printproxyd.cjs'), { define });
+  const arch = process.arch === 'arm' ? 'armv7' : process.arch;
+  for (const [from, name] of nativeFiles(arch)) copyFileSync(from, join(out, 'native', name));
+  copyFileSync(join(dirname(require.resolve('@embedpdf/pdfium')), 'pdfium.wasm'), join(out, 'native', 'pdfium.wasm'));
+  console.log(`built ${join(out, 'printproxyd.cjs')} (${pkg.version}) with natives in dist/native`);
+}
+
+if (process.argv[1] === new URL(import.meta.url).pathname) await main();
