@@ -14,7 +14,9 @@ export const ERROR_CATALOGUE = {
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported media type' },
   TOO_MANY_REQUESTS: { status: 429, message: 'Too many requests' },
   INTERNAL: { status: 500, message: 'An error occurred.' },
+  PRINT_FAILED: { status: 502, message: 'Print failed' },
   PRINTER_NOT_READY: { status: 503, message: 'Printer is not ready' },
+  QUEUE_FULL: { status: 503, message: 'Device is busy' },
 } as const;
 
 /** A stable API error code; callers match on it, never on message text. */

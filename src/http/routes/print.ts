@@ -1,0 +1,74 @@
+// Print routes: POST /print/{target} (JSON or raw body, fan-out over tags) and POST /print/{target}/test (seed 4.5, 4.6).
+import { Type } from '@sinclair/typebox';
+import { ApiError } from '../../errors';
+import type { PrinterRecord, PrinterRegistry } from '../../printers/registry';
+import { jobSummary, JobSummarySchema, type JobRecord } from '../../spooler/job-record';
+import { parsePrintRequest, PrintBodySchema, type AllowedRoots, type Submission } from '../../spooler/print-request';
+import type { Spooler, SubmitOutcome } from '../../spooler/spooler';
+import type { ApiReply, Route } from '../route';
+
+/** Builds the test document for a printer (label, receipt or test page) as an inline submission. */
+export type TestDocumentFactory = (printer: PrinterRecord) => Pick<Submission, 'document' | 'data' | 'title'>;
+
+/** Collaborators of the print routes. */
+export interface PrintRouteDeps {
+  registry: PrinterRegistry;
+  spooler: Spooler;
+  roots: AllowedRoots;
+  testDocument: TestDocumentFactory;
+}
+
+const PRINT_QUERY = [
+  { name: 'title', description: 'Job title (raw body only)' },
+  { name: 'source', description: 'Submitting application or user (raw body only)' },
+  { name: 'idempotencyKey', description: 'Key against duplicate submissions (raw body only)' },
+  { name: 'wait', description: '`false` to answer 201 once the job is spooled (raw body only)' },
+];
+
+/** POST /print/{target} and POST /print/{target}/test. */
+export function printRoutes(deps: PrintRouteDeps): Route[] {
+  return [
+    {
+      method: 'post', path: '/print/{target}', tag: 'print', summary: 'Print a document on a printer path, URI or tag_ alias',
+      body: PrintBodySchema, rawBody: true, query: PRINT_QUERY,
+      response: Type.Composite([JobSummarySchema, Type.Object({ jobs: Type.Optional(Type.Array(JobSummarySchema)) })]),
+      responses: { 201: 'Job accepted (wait: false)', 404: 'Printer not found', 502: 'Print failed', 503: 'Printer is not ready' },
+      handler: async (req) => {
+        const printers = deps.registry.resolveTarget(req.params.target);
+        const submission = parsePrintRequest(req, deps.roots);
+        return printReply(await deps.spooler.submit(submission, printers, req.params.target), submission.wait);
+      },
+    },
+    {
+      method: 'post', path: '/print/{target}/test', tag: 'print', summary: 'Print a test label, receipt or page',
+      responses: { 404: 'Printer not found', 502: 'Print failed', 503: 'Printer is not ready' },
+      handler: async (req) => {
+        const printers = deps.registry.resolveTarget(req.params.target);
+        const outcomes = await Promise.all(
+          printers.map((printer) => deps.spooler.submit({ ...deps.testDocument(printer), source: 'test', wait: true, options: {}, idempotencyKey: null }, [printer], req.params.target)),
+        );
+        const merged: SubmitOutcome = { jobs: outcomes.flatMap((o) => o.jobs), replay: false, notReady: new Map(outcomes.flatMap((o) => [...o.notReady])) };
+        const reply = printReply(merged, true);
+        return { ...reply, content: null };
+      },
+    },
+  ];
+}
+
+/** Maps an outcome to the answer: 200/201 with the summary (+ `jobs` on fan-out), 503 when every job failed pre-flight. */
+export function printReply(outcome: SubmitOutcome, wait: boolean): ApiReply {
+  const [first] = outcome.jobs;
+  const summaries = outcome.jobs.map(jobSummary);
+  const content = outcome.jobs.length > 1 ? { ...summaries[0], jobs: summaries } : summaries[0];
+  if (outcome.replay) return { status: 200, message: 'Existing job returned.', content };
+  if (outcome.notReady.size === outcome.jobs.length) {
+    throw new ApiError('PRINTER_NOT_READY', 'Printer is not ready', { content: outcome.notReady.get(first.jobId) });
+  }
+  if (!wait) return { status: 201, message: 'Job queued.', content };
+  if (outcome.jobs.every(failedDelivery)) throw new ApiError('PRINT_FAILED', first.error ?? 'print failed', { content });
+  return { status: 200, message: 'Printed successfully.', content };
+}
+
+function failedDelivery(job: JobRecord): boolean {
+  return job.state === 'failed';
+}

@@ -1,0 +1,54 @@
+// Job records (seed 2.3): the full record, its summary form, and the states a job moves through.
+import { Type, type Static } from '@sinclair/typebox';
+
+/** Job states (seed 2.3). */
+export const JobStateSchema = Type.Union([Type.Literal('queued'), Type.Literal('printing'), Type.Literal('completed'), Type.Literal('failed')]);
+/** A job state. */
+export type JobState = Static<typeof JobStateSchema>;
+
+/** The summary returned by POST /print and in 503 bodies (seed 2.3, fields marked S). */
+export const JobSummarySchema = Type.Object({
+  jobId: Type.String(),
+  printer: Type.String(),
+  target: Type.String(),
+  title: Type.String(),
+  source: Type.Union([Type.String(), Type.Null()]),
+  state: JobStateSchema,
+  error: Type.Union([Type.String(), Type.Null()]),
+  createdAt: Type.String({ format: 'date-time' }),
+  completedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+});
+/** A job summary. */
+export type JobSummary = Static<typeof JobSummarySchema>;
+
+/** The full record of GET /jobs/{jobId}. */
+export const JobRecordSchema = Type.Composite([
+  JobSummarySchema,
+  Type.Object({
+    contentType: Type.String(),
+    size: Type.Integer(),
+    cupsJobId: Type.Union([Type.String(), Type.Null()]),
+  }),
+]);
+/** A full job record. */
+export type JobRecord = Static<typeof JobRecordSchema>;
+
+/** The summary fields of a record. */
+export function jobSummary(job: JobRecord): JobSummary {
+  return {
+    jobId: job.jobId,
+    printer: job.printer,
+    target: job.target,
+    title: job.title,
+    source: job.source,
+    state: job.state,
+    error: job.error,
+    createdAt: job.createdAt,
+    completedAt: job.completedAt,
+  };
+}
+
+/** True for `completed` and `failed`. */
+export function isFinished(state: JobState): boolean {
+  return state === 'completed' || state === 'failed';
+}

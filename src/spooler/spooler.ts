@@ -1,0 +1,273 @@
+// The spooler: job records, idempotency, one serial queue per printer, the disk spool, pre-flight and delivery.
+import { randomBytes } from 'node:crypto';
+import { DeviceError, toDeviceError } from '../errors';
+import type { Logger } from '../log';
+import type { PrinterDriver, Readiness } from '../printers/drivers/driver';
+import type { PrinterRecord } from '../printers/registry';
+import { resolveFormat, type DocumentSpec } from './document';
+import type { DiskSpool, SpoolEntry } from './disk-spool';
+import { prepareForPrinter, type PdfToZpl } from './filter';
+import { isFinished, type JobRecord } from './job-record';
+import type { JobStore } from './job-store';
+import { KeyedQueue } from './keyed-queue';
+import type { Submission } from './print-request';
+
+/** Collaborators of the spooler. */
+export interface SpoolerDeps {
+  store: JobStore;
+  spool: DiskSpool;
+  driverFor: (printer: PrinterRecord) => PrinterDriver;
+  findPrinter: (path: string) => PrinterRecord | null;
+  /** Loads a document's bytes (inline data, a URL fetch, an allowed file). */
+  loadDocument: (spec: DocumentSpec, data: Buffer | null, signal: AbortSignal) => Promise<Buffer>;
+  pdfToZpl: PdfToZpl | null;
+  logger: Logger;
+  /** How often a queue held by a not-ready printer re-checks it, in ms. */
+  holdRetryMs: number;
+  /** Longest a `wait: false` job waits for a not-ready printer before failing, in ms. */
+  maxHoldMs: number;
+  /** Called when a job ends (to refresh the printer's cached status). */
+  onJobEnded?: (job: JobRecord) => void;
+  now?: () => number;
+}
+
+/** What a submission produced: the jobs, whether they are replays of an idempotency key, and pre-flight refusals. */
+export interface SubmitOutcome {
+  jobs: JobRecord[];
+  replay: boolean;
+  /** Readiness of each printer that failed pre-flight, by job id (wait: true only). */
+  notReady: Map<string, Readiness>;
+}
+
+interface ActiveJob {
+  job: JobRecord;
+  seq: number;
+  spec: DocumentSpec;
+  data: Buffer | null;
+  sub: Pick<Submission, 'options' | 'wait'>;
+  controller: AbortController;
+  spooled: boolean;
+  readiness?: Readiness;
+}
+
+const INTERRUPTED = 'the device restarted while this job was being sent; it was not sent again, to avoid a duplicate print';
+
+/** Accepts jobs and runs them one at a time per printer. */
+export class Spooler {
+  private seq = 0;
+  private readonly queue = new KeyedQueue();
+  private readonly active = new Map<string, ActiveJob>();
+  /** Printers whose queue waits for them to become ready, with their last readiness. */
+  private readonly held = new Map<string, Readiness>();
+  private readonly now: () => number;
+  private closed = false;
+
+  constructor(private readonly deps: SpoolerDeps) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  /** Creates one job per printer (or replays an idempotency key); with `wait` resolves when every job ended. */
+  async submit(sub: Submission, printers: PrinterRecord[], target: string): Promise<SubmitOutcome> {
+    const replayed = sub.idempotencyKey ? this.deps.store.byKey(sub.idempotencyKey) : undefined;
+    if (replayed) return { jobs: replayed, replay: true, notReady: new Map() };
+    const created = printers.map((printer) => this.create(sub, printer, target));
+    if (sub.idempotencyKey) this.deps.store.remember(sub.idempotencyKey, created.map((a) => a.job.jobId));
+    // queue places are taken now, in submission order; a spooled job starts only once it is on disk
+    const onDisk = created.map((a) => (a.spooled ? this.persist(a) : Promise.resolve()));
+    const runs = created.map((a, i) => this.enqueueOrRefuse(a, onDisk[i]));
+    await Promise.all(onDisk);
+    if (sub.wait) await Promise.all(runs);
+    const notReady = new Map(created.filter((a) => a.readiness).map((a) => [a.job.jobId, a.readiness!]));
+    return { jobs: created.map((a) => a.job), replay: false, notReady };
+  }
+
+  /** Cancels a queued or printing job: it moves to `failed` with error "Canceled"; finished jobs are left alone. */
+  cancel(jobId: string): JobRecord | undefined {
+    const job = this.deps.store.get(jobId);
+    if (!job || isFinished(job.state)) return job;
+    const active = this.active.get(jobId);
+    this.finish(job, 'failed', 'Canceled');
+    active?.controller.abort();
+    return job;
+  }
+
+  /** The record of a job, refreshed from the printer when the printer tracks it (IPP). */
+  async get(jobId: string): Promise<JobRecord | undefined> {
+    const job = this.deps.store.get(jobId);
+    if (!job || isFinished(job.state) || job.state !== 'printing' || !job.cupsJobId) return job;
+    const printer = this.deps.findPrinter(job.printer);
+    const driver = printer ? this.deps.driverFor(printer) : null;
+    if (!driver?.jobState || !this.printerTracked.has(jobId)) return job;
+    const live = await driver.jobState(job.cupsJobId).catch(() => null);
+    if (live && (live.state === 'completed' || live.state === 'failed')) this.finish(job, live.state, live.error);
+    return job;
+  }
+
+  /** Readiness of a printer whose queue is held (not ready), else undefined. */
+  heldReadiness(path: string): Readiness | undefined {
+    return this.held.get(path);
+  }
+
+  /** Re-queues the disk spool after a start; jobs interrupted mid-send are failed, not re-sent. */
+  recover(): number {
+    const recovered = this.deps.spool.load((file, reason) => this.deps.logger.warn('unreadable spool entry skipped', { file, reason }));
+    for (const { entry, data, interrupted } of recovered) {
+      this.seq = Math.max(this.seq, entry.seq);
+      const active = this.restore(entry, data);
+      if (interrupted) {
+        this.finish(active.job, 'failed', INTERRUPTED);
+        void this.deps.spool.remove(active.job.jobId);
+      } else {
+        void this.enqueue(active);
+      }
+    }
+    return recovered.length;
+  }
+
+  /**
+   * Stops starting jobs and waits (up to `graceMs`) for the ones being sent. Queued `wait: false` jobs stay in the
+   * disk spool for the next start; queued `wait: true` jobs fail, since nobody will be there to answer.
+   */
+  async close(graceMs: number): Promise<void> {
+    this.closed = true;
+    for (const active of this.active.values()) {
+      if (!active.spooled && active.job.state === 'queued') this.finish(active.job, 'failed', 'the device is shutting down');
+    }
+    await Promise.race([Promise.all(this.running), new Promise((r) => setTimeout(r, graceMs).unref())]);
+  }
+
+  private readonly printerTracked = new Set<string>();
+  private readonly running = new Set<Promise<void>>();
+
+  /** A `wait: true` job for a printer whose queue is held answers 503 at once instead of waiting behind it. */
+  private enqueueOrRefuse(active: ActiveJob, onDisk: Promise<void>): Promise<void> {
+    const held = active.sub.wait ? this.held.get(active.job.printer) : undefined;
+    if (!held) return this.enqueue(active, onDisk);
+    active.readiness = held;
+    this.finish(active.job, 'failed', `Printer is not ready: ${held.errors.join('; ')}`);
+    this.active.delete(active.job.jobId);
+    return Promise.resolve();
+  }
+
+  private create(sub: Submission, printer: PrinterRecord, target: string): ActiveJob {
+    this.seq += 1;
+    const job: JobRecord = {
+      jobId: `pj_${randomBytes(6).toString('hex')}`,
+      printer: printer.path,
+      target,
+      title: sub.title,
+      source: sub.source,
+      state: 'queued',
+      error: null,
+      createdAt: new Date(this.now()).toISOString(),
+      completedAt: null,
+      contentType: sub.document.contentType,
+      size: sub.data?.length ?? 0,
+      cupsJobId: String(this.seq),
+    };
+    this.deps.store.add(job);
+    const active: ActiveJob = { job, seq: this.seq, spec: sub.document, data: sub.data, sub, controller: new AbortController(), spooled: !sub.wait };
+    this.active.set(job.jobId, active);
+    return active;
+  }
+
+  private restore(entry: SpoolEntry, data: Buffer | null): ActiveJob {
+    const job: JobRecord = { ...entry.job, state: 'queued' };
+    this.deps.store.add(job);
+    const active: ActiveJob = { job, seq: entry.seq, spec: entry.document, data, sub: { options: entry.options, wait: false }, controller: new AbortController(), spooled: true };
+    this.active.set(job.jobId, active);
+    return active;
+  }
+
+  private persist(active: ActiveJob): Promise<void> {
+    return this.deps.spool.put({ seq: active.seq, job: active.job, document: active.spec, options: active.sub.options }, active.spec.source.kind === 'inline' ? active.data : null);
+  }
+
+  private enqueue(active: ActiveJob, onDisk: Promise<void> = Promise.resolve()): Promise<void> {
+    return this.queue.run(active.job.printer, async () => {
+      try {
+        await onDisk;
+      } catch (err) {
+        this.active.delete(active.job.jobId);
+        this.finish(active.job, 'failed', `the job could not be written to the spool: ${(err as Error).message}`);
+        return;
+      }
+      if (this.closed) return;
+      const run = this.execute(active);
+      this.running.add(run);
+      return run.finally(() => this.running.delete(run));
+    });
+  }
+
+  private async execute(active: ActiveJob): Promise<void> {
+    const { job, controller } = active;
+    try {
+      if (isFinished(job.state)) return;
+      const printer = this.deps.findPrinter(job.printer);
+      if (!printer) throw new DeviceError('DEVICE_GONE', `printer ${job.printer} no longer exists`);
+      const driver = this.deps.driverFor(printer);
+      const bytes = await this.deps.loadDocument(active.spec, active.data, controller.signal);
+      job.size = bytes.length;
+      const prepared = await prepareForPrinter(
+        { bytes, format: resolveFormat(active.spec.format, bytes), printerContent: printer.content, title: job.title, userName: job.source ?? 'printproxyd', options: active.sub.options },
+        this.deps.pdfToZpl,
+        controller.signal,
+      );
+      if (!(await this.awaitReady(active, driver))) return;
+      if (isFinished(job.state)) return;
+      job.state = 'printing';
+      if (active.spooled) await this.deps.spool.markSending(job.jobId);
+      const result = await driver.deliver(prepared, controller.signal);
+      if (result.printerJobId) {
+        job.cupsJobId = result.printerJobId;
+        this.printerTracked.add(job.jobId);
+      }
+      this.finish(job, 'completed', null);
+    } catch (err) {
+      const error = toDeviceError(err);
+      this.finish(job, 'failed', error.code === 'CANCELED' ? 'Canceled' : error.message);
+    } finally {
+      this.active.delete(job.jobId);
+      if (active.spooled && isFinished(job.state)) await this.deps.spool.remove(job.jobId).catch(() => undefined);
+    }
+  }
+
+  /** Pre-flight; `wait: true` jobs fail when not ready, `wait: false` jobs hold the queue until ready. */
+  private async awaitReady(active: ActiveJob, driver: PrinterDriver): Promise<boolean> {
+    const started = this.now();
+    for (;;) {
+      const outcome = await driver.preflight();
+      if (outcome.kind !== 'not-ready') {
+        this.held.delete(active.job.printer);
+        return true;
+      }
+      if (active.sub.wait || this.now() - started >= this.deps.maxHoldMs) {
+        active.readiness = outcome.readiness;
+        this.finish(active.job, 'failed', `Printer is not ready: ${outcome.readiness.errors.join('; ')}`);
+        return false;
+      }
+      this.held.set(active.job.printer, outcome.readiness);
+      await sleep(this.deps.holdRetryMs, active.controller.signal);
+      if (isFinished(active.job.state) || this.closed) return false;
+    }
+  }
+
+  private finish(job: JobRecord, state: 'completed' | 'failed', error: string | null): void {
+    if (isFinished(job.state)) return;
+    job.state = state;
+    job.error = error;
+    job.completedAt = new Date(this.now()).toISOString();
+    if (state === 'failed') this.deps.logger.warn('job failed', { jobId: job.jobId, printer: job.printer, error });
+    this.deps.onJobEnded?.(job);
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    }, { once: true });
+  });
+}

@@ -1,0 +1,158 @@
+// Unit tests of the spooler with an in-memory driver: ordering, idempotency, hold, cancel, spool recovery.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DeviceError } from '../../src/errors';
+import { silentLogger } from '../../src/log';
+import type { DeliveryResult, PreflightOutcome, PreparedDocument, PrinterDriver, Readiness } from '../../src/printers/drivers/driver';
+import type { PrinterRecord } from '../../src/printers/registry';
+import { DiskSpool } from '../../src/spooler/disk-spool';
+import { JobStore } from '../../src/spooler/job-store';
+import type { Submission } from '../../src/spooler/print-request';
+import { Spooler } from '../../src/spooler/spooler';
+
+const PAUSED: Readiness = { ready: false, paperOut: false, paused: true, headOpen: false, ribbonOut: false, errors: ['Printer is paused'] };
+
+class MemoryDriver implements PrinterDriver {
+  delivered: string[] = [];
+  notReady: Readiness | null = null;
+  failNext: DeviceError | null = null;
+  gate: Promise<void> | null = null;
+  async preflight(): Promise<PreflightOutcome> {
+    return this.notReady ? { kind: 'not-ready', readiness: this.notReady } : { kind: 'ready' };
+  }
+  async deliver(doc: PreparedDocument, signal: AbortSignal): Promise<DeliveryResult> {
+    if (this.gate) await Promise.race([this.gate, new Promise((_, reject) => signal.addEventListener('abort', () => reject(new DeviceError('CANCELED', 'Canceled'))))]);
+    if (this.failNext) {
+      const err = this.failNext;
+      this.failNext = null;
+      throw err;
+    }
+    this.delivered.push(Buffer.from(doc.bytes).toString());
+    return { bytes: doc.bytes.length };
+  }
+  async status() {
+    return { status: 'online' as const, statusReasons: [] };
+  }
+}
+
+function printer(path: string, content: PrinterRecord['content'] = 'zpl'): PrinterRecord {
+  return { path, id: path.toUpperCase().slice(0, 8), tags: [], discovered: false, content, connection: { type: 'network', host: 'h', port: 9100, protocol: 'tcp' } };
+}
+
+function submission(text: string, extra: Partial<Submission> = {}): Submission {
+  return { document: { source: { kind: 'inline' }, format: 'zpl', contentType: 'zpl' }, data: Buffer.from(text), title: text, source: null, wait: true, options: {}, idempotencyKey: null, ...extra };
+}
+
+function setup(spoolDir = mkdtempSync(join(tmpdir(), 'spool-'))) {
+  const drivers = new Map<string, MemoryDriver>();
+  const driverFor = (p: PrinterRecord) => {
+    if (!drivers.has(p.path)) drivers.set(p.path, new MemoryDriver());
+    return drivers.get(p.path)!;
+  };
+  const printers = new Map(['a', 'b'].map((n) => [n, printer(n)]));
+  const store = new JobStore({ retentionMs: 3_600_000, maxRecords: 10_000 });
+  const spooler = new Spooler({
+    store,
+    spool: new DiskSpool(spoolDir),
+    driverFor,
+    findPrinter: (path) => printers.get(path) ?? null,
+    loadDocument: async (_spec, data) => data!,
+    pdfToZpl: null,
+    logger: silentLogger,
+    holdRetryMs: 10,
+    maxHoldMs: 60_000,
+  });
+  return { spooler, store, driverFor, printers, spoolDir };
+}
+
+test('jobs to one printer run in submission order; wait:true answers after delivery', async () => {
+  const { spooler, driverFor, printers } = setup();
+  const a = printers.get('a')!;
+  const results = await Promise.all(['1', '2', '3', '4'].map((t, i) => spooler.submit(submission(t, { wait: i % 2 === 0 }), [a], 'a')));
+  await new Promise((r) => setTimeout(r, 50));
+  assert.deepEqual(driverFor(a).delivered, ['1', '2', '3', '4']);
+  assert.equal(results[0].jobs[0].state, 'completed');
+  assert.match(results[0].jobs[0].jobId, /^pj_[0-9a-f]{12}$/);
+  assert.deepEqual(results.map((r) => Number(r.jobs[0].cupsJobId)), [1, 2, 3, 4]);
+});
+
+test('ZPL copies send the format that many times, unmodified', async () => {
+  const { spooler, driverFor, printers } = setup();
+  const a = printers.get('a')!;
+  await spooler.submit(submission('^XA^FDx^FS^XZ', { options: { copies: 3 } }), [a], 'a');
+  assert.deepEqual(driverFor(a).delivered, ['^XA^FDx^FS^XZ'.repeat(3)]);
+});
+
+test('an idempotency key returns the existing job and prints nothing again', async () => {
+  const { spooler, driverFor, printers } = setup();
+  const a = printers.get('a')!;
+  const first = await spooler.submit(submission('once', { idempotencyKey: 'k1' }), [a], 'a');
+  const again = await spooler.submit(submission('once', { idempotencyKey: 'k1' }), [a], 'a');
+  assert.equal(again.replay, true);
+  assert.equal(again.jobs[0].jobId, first.jobs[0].jobId);
+  assert.deepEqual(driverFor(a).delivered, ['once']);
+});
+
+test('a failed delivery fails only its job and the queue moves on', async () => {
+  const { spooler, driverFor, printers } = setup();
+  const a = printers.get('a')!;
+  driverFor(a).failNext = new DeviceError('CONNECTION_RESET', 'tcp h:9100: connection reset by the printer after 3 of 9 bytes');
+  const failed = await spooler.submit(submission('bad'), [a], 'a');
+  const ok = await spooler.submit(submission('good'), [a], 'a');
+  assert.equal(failed.jobs[0].state, 'failed');
+  assert.equal(failed.jobs[0].error, 'tcp h:9100: connection reset by the printer after 3 of 9 bytes');
+  assert.ok(failed.jobs[0].completedAt);
+  assert.equal(ok.jobs[0].state, 'completed');
+});
+
+test('not ready: wait:true fails with the readiness; wait:false holds the queue until ready', async () => {
+  const { spooler, driverFor, printers } = setup();
+  const a = printers.get('a')!;
+  driverFor(a).notReady = PAUSED;
+  const held = await spooler.submit(submission('later', { wait: false }), [a], 'a');
+  assert.equal(held.jobs[0].state, 'queued');
+  await new Promise((r) => setTimeout(r, 30));
+  assert.deepEqual(spooler.heldReadiness('a'), PAUSED);
+  const refused = await spooler.submit(submission('now'), [a], 'a');
+  assert.equal(refused.jobs[0].state, 'failed');
+  assert.deepEqual(refused.notReady.get(refused.jobs[0].jobId), PAUSED);
+  driverFor(a).notReady = null;
+  await new Promise((r) => setTimeout(r, 60));
+  assert.equal(held.jobs[0].state, 'completed');
+  assert.deepEqual(driverFor(a).delivered, ['later']);
+});
+
+test('cancel moves a queued job to failed "Canceled" and it is never sent', async () => {
+  const { spooler, driverFor, printers } = setup();
+  const a = printers.get('a')!;
+  let open!: () => void;
+  driverFor(a).gate = new Promise((r) => (open = r));
+  const first = await spooler.submit(submission('first', { wait: false }), [a], 'a');
+  const second = await spooler.submit(submission('second', { wait: false }), [a], 'a');
+  spooler.cancel(second.jobs[0].jobId);
+  assert.equal(second.jobs[0].state, 'failed');
+  assert.equal(second.jobs[0].error, 'Canceled');
+  open();
+  await new Promise((r) => setTimeout(r, 30));
+  assert.equal(first.jobs[0].state, 'completed');
+  assert.deepEqual(driverFor(a).delivered, ['first']);
+});
+
+test('wait:false jobs are on disk before submit resolves and are delivered after a restart, in order', async () => {
+  const first = setup();
+  const a = first.printers.get('a')!;
+  first.driverFor(a).notReady = PAUSED;
+  for (const t of ['j1', 'j2', 'j3']) await first.spooler.submit(submission(t, { wait: false }), [a], 'a');
+  assert.equal(readdirSync(first.spoolDir).filter((f) => f.endsWith('.json')).length, 3);
+  await first.spooler.close(50);
+
+  const second = setup(first.spoolDir);
+  assert.equal(second.spooler.recover(), 3);
+  await new Promise((r) => setTimeout(r, 50));
+  assert.deepEqual(second.driverFor(a).delivered, ['j1', 'j2', 'j3']);
+  assert.equal(second.store.list().filter((j) => j.state === 'completed').length, 3);
+  assert.equal(readdirSync(first.spoolDir).filter((f) => f.endsWith('.json')).length, 0);
+});
