@@ -14,6 +14,8 @@ export interface DaemonOptions {
   apiKey?: string;
   nativeDir?: string;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** Byte-stream transport limits (env PRINTPROXY_TCP_CONNECT_TIMEOUT_MS, _IDLE_TIMEOUT_MS, _QUERY_TIMEOUT_MS). */
+  timeouts: { connectMs: number; idleMs: number; queryMs: number };
 }
 
 /** A parsed command line: the daemon, or a sub-command with its remaining arguments. */
@@ -27,7 +29,8 @@ export const USAGE = `usage: printproxyd [serve] [--data-dir DIR] [--port N] [--
                   [--tls-cert FILE --tls-key FILE] [--no-mdns] [--native-dir DIR] [--log-level LEVEL]
        printproxyd render INPUT.pdf [--size 4x6] [--dpi 203] [-o OUT.zpl]
        printproxyd usb-list
-env: PRINTPROXY_DATA_DIR, PRINTPROXY_API_KEY, PRINTPROXY_MDNS=0, PRINTPROXY_NATIVE_DIR, PRINTPROXY_LOG_LEVEL`;
+env: PRINTPROXY_DATA_DIR, PRINTPROXY_API_KEY, PRINTPROXY_MDNS=0, PRINTPROXY_NATIVE_DIR, PRINTPROXY_LOG_LEVEL,
+     PRINTPROXY_TCP_CONNECT_TIMEOUT_MS (5000), PRINTPROXY_TCP_IDLE_TIMEOUT_MS (15000), PRINTPROXY_TCP_QUERY_TIMEOUT_MS (1500)`;
 
 /** Parses argv (without node and script) and env into a Command; throws UsageError. */
 export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Command {
@@ -48,6 +51,11 @@ function parseDaemonFlags(args: string[], env: NodeJS.ProcessEnv): DaemonOptions
     apiKey: env.PRINTPROXY_API_KEY || undefined,
     nativeDir: env.PRINTPROXY_NATIVE_DIR || undefined,
     logLevel: logLevel(env.PRINTPROXY_LOG_LEVEL || 'info'),
+    timeouts: {
+      connectMs: envMs(env, 'PRINTPROXY_TCP_CONNECT_TIMEOUT_MS', 5000),
+      idleMs: envMs(env, 'PRINTPROXY_TCP_IDLE_TIMEOUT_MS', 15_000),
+      queryMs: envMs(env, 'PRINTPROXY_TCP_QUERY_TIMEOUT_MS', 1500),
+    },
   };
   for (let i = 0; i < args.length; i += 1) {
     const flag = args[i];
@@ -72,6 +80,14 @@ function parseDaemonFlags(args: string[], env: NodeJS.ProcessEnv): DaemonOptions
   }
   if (Boolean(options.tlsCert) !== Boolean(options.tlsKey)) throw new UsageError('--tls-cert and --tls-key go together');
   return options;
+}
+
+function envMs(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${name} must be a whole number of milliseconds`);
+  return n;
 }
 
 function port(flag: string, raw: string): number {
