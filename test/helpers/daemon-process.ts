@@ -1,8 +1,7 @@
 // Starts the real daemon as a child process on port 0 and talks HTTP to it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tempDir } from './temp-dir';
 import { join, resolve } from 'node:path';
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -52,7 +51,7 @@ export interface StartOptions {
 
 /** A fresh temporary data dir. */
 export function tempDataDir(): string {
-  return mkdtempSync(join(tmpdir(), 'printproxyd-test-'));
+  return tempDir('printproxyd-test');
 }
 
 /** Starts `src/main.ts` with tsx on 127.0.0.1 port 0, no HTTPS, no mDNS; resolves once it listens. */

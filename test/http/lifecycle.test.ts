@@ -1,9 +1,9 @@
 // Restarts, crashes, shutdown, brute-force limiting and the netbird extension, against the real daemon.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tempDir } from '../helpers/temp-dir';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDaemon, tempDataDir } from '../helpers/daemon-process';
 
@@ -130,7 +130,7 @@ test('SIGTERM finishes an answer already in flight and exits 0', async () => {
 });
 
 test('an enabled netbird extension reports `netbird status --json`, and active:false without the binary', async () => {
-  const bin = mkdtempSync(join(tmpdir(), 'fake-netbird-'));
+  const bin = tempDir('fake-netbird');
   const status = {
     daemonVersion: '0.36.5', cliVersion: '0.36.5', fqdn: 'dev.netbird.cloud', netbirdIp: '100.92.1.7/16', usesKernelInterface: true,
     management: { url: 'https://api.netbird.io:443', connected: true }, signal: { url: 'https://signal.netbird.io:443', connected: true },

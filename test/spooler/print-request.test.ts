@@ -1,18 +1,18 @@
 // Parsing of print requests: content types, inference, base64, lenient fields, local paths, raw bodies.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tempDir } from '../helpers/temp-dir';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiError } from '../../src/errors';
 import type { ApiRequest } from '../../src/http/route';
 import { parsePrintRequest, inferContentType } from '../../src/spooler/print-request';
 
-const root = mkdtempSync(join(tmpdir(), 'roots-'));
+const root = tempDir('roots');
 const files = join(root, 'files');
 mkdirSync(files);
 writeFileSync(join(files, 'label.zpl'), '^XA^XZ');
-const outside = mkdtempSync(join(tmpdir(), 'outside-'));
+const outside = tempDir('outside');
 writeFileSync(join(outside, 'secret'), 'x');
 symlinkSync(join(outside, 'secret'), join(files, 'link'));
 

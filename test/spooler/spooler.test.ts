@@ -1,8 +1,8 @@
 // Unit tests of the spooler with an in-memory driver: ordering, idempotency, hold, cancel, spool recovery.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tempDir } from '../helpers/temp-dir';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DeviceError } from '../../src/errors';
 import { silentLogger } from '../../src/log';
@@ -46,7 +46,7 @@ function submission(text: string, extra: Partial<Submission> = {}): Submission {
   return { document: { source: { kind: 'inline' }, format: 'zpl', contentType: 'zpl' }, data: Buffer.from(text), title: text, source: null, wait: true, options: {}, idempotencyKey: null, ...extra };
 }
 
-function setup(spoolDir = mkdtempSync(join(tmpdir(), 'spool-'))) {
+function setup(spoolDir = tempDir('spool')) {
   const drivers = new Map<string, MemoryDriver>();
   const driverFor = (p: PrinterRecord) => {
     if (!drivers.has(p.path)) drivers.set(p.path, new MemoryDriver());
