@@ -62,7 +62,9 @@ export async function startDaemon(options: StartOptions = {}): Promise<DaemonHan
   if (apiKey) env.PRINTPROXY_API_KEY = apiKey;
   else delete env.PRINTPROXY_API_KEY;
   const entry = options.entry ? ['--', resolve(ROOT, options.entry)] : ['--import', 'tsx', join(ROOT, 'src', 'main.ts')];
-  const args = [...entry, '--data-dir', dataDir, '--host', '127.0.0.1', '--port', '0', '--no-https', '--no-mdns', '--log-level', 'warn', ...(options.args ?? [])];
+  const extra = options.args ?? [];
+  const https = extra.includes('--https-port') ? [] : ['--no-https'];
+  const args = [...entry, '--data-dir', dataDir, '--host', '127.0.0.1', '--port', '0', ...https, '--no-mdns', '--log-level', 'warn', ...extra];
   const proc = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';

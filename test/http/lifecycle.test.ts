@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { tempDir } from '../helpers/temp-dir';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
 import { join } from 'node:path';
 import { startDaemon, tempDataDir } from '../helpers/daemon-process';
 
@@ -158,5 +159,39 @@ test('an enabled netbird extension reports `netbird status --json`, and active:f
   } finally {
     await withBinary.stop();
     await without.stop();
+  }
+});
+
+test('HTTPS answers with a self-signed certificate generated on first start and kept', async () => {
+  const dataDir = tempDataDir();
+  const first = await startDaemon({ dataDir, args: ['--https-port', '0'] });
+  const fingerprint = async (port: number) =>
+    new Promise<string>((resolve, reject) => {
+      const req = https.request({ host: '127.0.0.1', port, path: '/api/v1/status', headers: { 'X-API-Key': first.apiKey }, rejectUnauthorized: false }, (res) => {
+        assert.equal(res.statusCode, 200);
+        const cert = (res.socket as import('node:tls').TLSSocket).getPeerCertificate();
+        res.resume();
+        res.on('end', () => resolve(cert.fingerprint256));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  const httpsPort = async (d: typeof first) => {
+    for (let i = 0; i < 100; i += 1) {
+      const m = /listening on https:\/\/[^:]+:(\d+)/.exec(d.stdout());
+      if (m) return Number(m[1]);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error('no HTTPS listener announced');
+  };
+  const port1 = await httpsPort(first);
+  const before = await fingerprint(port1);
+  await first.stop();
+  const second = await startDaemon({ dataDir, args: ['--https-port', '0'] });
+  try {
+    const port2 = await httpsPort(second);
+    assert.equal(await fingerprint(port2), before);
+  } finally {
+    await second.stop();
   }
 });
