@@ -156,3 +156,21 @@ test('wait:false jobs are on disk before submit resolves and are delivered after
   assert.equal(second.store.list().filter((j) => j.state === 'completed').length, 3);
   assert.equal(readdirSync(first.spoolDir).filter((f) => f.endsWith('.json')).length, 0);
 });
+
+test('a job whose sending had begun before a restart is failed, not sent twice', async () => {
+  const first = setup();
+  const a = first.printers.get('a')!;
+  let open!: () => void;
+  first.driverFor(a).gate = new Promise((r) => (open = r));
+  const sub = await first.spooler.submit(submission('once', { wait: false }), [a], 'a');
+  await new Promise((r) => setTimeout(r, 30));
+  assert.ok(readdirSync(first.spoolDir).some((f) => f.endsWith('.sending')), 'the sending marker is on disk');
+
+  const second = setup(first.spoolDir);
+  second.spooler.recover();
+  const job = second.store.get(sub.jobs[0].jobId)!;
+  assert.equal(job.state, 'failed');
+  assert.match(job.error!, /restarted while this job was being sent; it was not sent again/);
+  assert.deepEqual(second.driverFor(a).delivered, []);
+  open();
+});
