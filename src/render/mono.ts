@@ -1,0 +1,127 @@
+// 8-bit grey pixels (0 black … 255 white) → 1-bit ZPL dots: a fixed black threshold, or Floyd–Steinberg error diffusion.
+import type { MonoBitmap } from '../zpl/graphic-field';
+
+/** Where grey pixels sit in memory: `height` rows of `stride` bytes starting at `offset` in `src`. */
+export interface GreySource {
+  src: Uint8Array;
+  offset: number;
+  stride: number;
+  width: number;
+  height: number;
+}
+
+/** Default black threshold: a grey value below it (0..255) becomes a black dot. */
+export const DEFAULT_THRESHOLD = 128;
+
+/** An all-white bitmap of `width` × `height` dots, `out` reused when it is large enough. */
+export function blankMono(width: number, height: number, out?: Uint8Array): MonoBitmap {
+  const bytesPerRow = (width + 7) >> 3;
+  const size = bytesPerRow * height;
+  const data = out && out.length >= size ? out.subarray(0, size) : new Uint8Array(size);
+  data.fill(0);
+  return { width, height, bytesPerRow, data };
+}
+
+/** Sets dots of `dst` from grey pixels below `threshold`, the grey block's top-left at dot (x, y); clips at the edges. */
+export function thresholdInto(dst: MonoBitmap, grey: GreySource, x: number, y: number, threshold = DEFAULT_THRESHOLD): void {
+  const { src, offset, stride } = grey;
+  const x0 = Math.max(0, -x);
+  const x1 = Math.min(grey.width, dst.width - x);
+  const y0 = Math.max(0, -y);
+  const y1 = Math.min(grey.height, dst.height - y);
+  const out = dst.data;
+  const bpr = dst.bytesPerRow;
+  for (let row = y0; row < y1; row += 1) {
+    const srcRow = offset + row * stride;
+    const dstRow = (row + y) * bpr;
+    for (let col = x0; col < x1; col += 1) {
+      if (src[srcRow + col] < threshold) {
+        const dx = col + x;
+        out[dstRow + (dx >> 3)] |= 0x80 >> (dx & 7);
+      }
+    }
+  }
+}
+
+/** Whether typed arrays are little-endian here (the word path below assumes it; ARM and x86 Linux are). */
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** Black bits (MSB = first pixel) of four grey pixels in a little-endian word, for threshold 128: top bit clear = black. */
+function nibble(word: number): number {
+  const m = ~word & 0x80808080;
+  return ((m >>> 4) | (m >>> 13) | (m >>> 22) | (m >>> 31)) & 0xf;
+}
+
+/**
+ * Packs a grey block into `dst` from its top-left corner, clipped to both sizes: the fast path for whole labels.
+ * With the default threshold and 4-byte aligned rows it reads 32-bit words: 8 pixels per output byte, no branches per pixel.
+ */
+export function thresholdAligned(dst: MonoBitmap, grey: GreySource, threshold = DEFAULT_THRESHOLD): void {
+  const { src, offset, stride } = grey;
+  const rows = Math.min(grey.height, dst.height);
+  const width = Math.min(grey.width, dst.width);
+  const wordPath = threshold === 128 && LITTLE_ENDIAN && ((src.byteOffset + offset) & 3) === 0 && (stride & 3) === 0;
+  const full = width >> 3;
+  const out = dst.data;
+  const bpr = dst.bytesPerRow;
+  if (wordPath) {
+    const words = new Int32Array(src.buffer, src.byteOffset + offset, (rows * stride) >> 2);
+    const wordsPerRow = stride >> 2;
+    for (let row = 0; row < rows; row += 1) {
+      let w = row * wordsPerRow;
+      let o = row * bpr;
+      for (let b = 0; b < full; b += 1, w += 2, o += 1) {
+        const a = words[w];
+        const c = words[w + 1];
+        out[o] = (a & c) === -1 ? 0 : (nibble(a) << 4) | nibble(c);
+      }
+    }
+  } else {
+    for (let row = 0; row < rows; row += 1) {
+      let p = offset + row * stride;
+      let o = row * bpr;
+      for (let b = 0; b < full; b += 1, p += 8, o += 1) {
+        out[o] =
+          (src[p] < threshold ? 0x80 : 0) | (src[p + 1] < threshold ? 0x40 : 0) | (src[p + 2] < threshold ? 0x20 : 0) |
+          (src[p + 3] < threshold ? 0x10 : 0) | (src[p + 4] < threshold ? 0x08 : 0) | (src[p + 5] < threshold ? 0x04 : 0) |
+          (src[p + 6] < threshold ? 0x02 : 0) | (src[p + 7] < threshold ? 0x01 : 0);
+      }
+    }
+  }
+  if (width & 7) thresholdTail(dst, grey, full << 3, width, rows, threshold);
+}
+
+/** The last partial byte of each row (columns `from`..`to`-1). */
+function thresholdTail(dst: MonoBitmap, grey: GreySource, from: number, to: number, rows: number, threshold: number): void {
+  for (let row = 0; row < rows; row += 1) {
+    let bits = 0;
+    const p = grey.offset + row * grey.stride;
+    for (let col = from; col < to; col += 1) if (grey.src[p + col] < threshold) bits |= 0x80 >> (col & 7);
+    dst.data[row * dst.bytesPerRow + (from >> 3)] = bits;
+  }
+}
+
+/** Floyd–Steinberg error diffusion of a grey block into `dst` at dot (x, y), for photographic content; clips at the edges. */
+export function ditherInto(dst: MonoBitmap, grey: GreySource, x: number, y: number, threshold = DEFAULT_THRESHOLD): void {
+  const { src, offset, stride, width } = grey;
+  let cur = new Int16Array(width + 2);
+  let next = new Int16Array(width + 2);
+  const out = dst.data;
+  for (let row = 0; row < grey.height; row += 1) {
+    const dy = row + y;
+    const srcRow = offset + row * stride;
+    for (let col = 0; col < width; col += 1) {
+      const v = src[srcRow + col] + cur[col + 1];
+      const black = v < threshold;
+      const err = black ? v : v - 255;
+      cur[col + 2] += (err * 7) >> 4;
+      next[col] += (err * 3) >> 4;
+      next[col + 1] += (err * 5) >> 4;
+      next[col + 2] += err >> 4;
+      const dx = col + x;
+      if (black && dy >= 0 && dy < dst.height && dx >= 0 && dx < dst.width) out[dy * dst.bytesPerRow + (dx >> 3)] |= 0x80 >> (dx & 7);
+    }
+    [cur, next] = [next, cur];
+    next.fill(0);
+  }
+}
