@@ -58,6 +58,7 @@ export const DEVICE_ERROR_CODES = [
   'UNSUPPORTED_CONTENT',
   'CANCELED',
   'IO',
+  'RENDER_QUEUE_FULL',
 ] as const;
 
 /** A stable code for a failure while delivering a job or querying a printer. */

@@ -1,0 +1,23 @@
+// Where the worker code and pdfium.wasm come from: the bundler's embedded worker string, else the sources and node_modules.
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { WorkerSource } from './render-pool';
+
+declare const PRINTPROXY_PDF_WORKER_CODE: string | undefined;
+
+/** The worker the daemon should run: the code string firmware/bundle.mjs embeds, else src/render/pdf-worker.ts (tsx). */
+export function defaultWorkerSource(): WorkerSource {
+  if (typeof PRINTPROXY_PDF_WORKER_CODE === 'string') return { kind: 'code', code: PRINTPROXY_PDF_WORKER_CODE };
+  return { kind: 'file', path: join(__dirname, 'pdf-worker.ts') };
+}
+
+/** Path of pdfium.wasm: dist/native/pdfium.wasm beside a bundle, else the one in node_modules/@embedpdf/pdfium/dist. */
+export function pdfiumWasmPath(): string {
+  if (typeof PRINTPROXY_PDF_WORKER_CODE === 'string') return join(__dirname, 'native', 'pdfium.wasm');
+  return join(dirname(require.resolve('@embedpdf/pdfium')), 'pdfium.wasm');
+}
+
+/** Reads pdfium.wasm from pdfiumWasmPath(). */
+export function readPdfiumWasm(): Uint8Array {
+  return readFileSync(pdfiumWasmPath());
+}

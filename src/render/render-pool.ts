@@ -1,0 +1,175 @@
+// Pool of PDF render workers: sized at construction, bounded queue, per-job timeout, crashed or hung workers replaced.
+import type { Worker } from 'node:worker_threads';
+import { DeviceError } from '../errors';
+import type { Logger } from '../log';
+import type { RenderResult } from './pdf-renderer';
+import { resolveRenderOptions, type LabelRenderOptions, type ResolvedRenderOptions } from './render-options';
+import type { PdfWorkerData, RenderRequest, WorkerMessage } from './worker-protocol';
+import { spawnWorker } from './worker-spawn';
+
+/** Where a worker's code comes from: a file (the .ts under tsx, a .cjs) or a code string (bundle, single executable). */
+export type WorkerSource = { kind: 'file'; path: string } | { kind: 'code'; code: string };
+
+/** Pool settings: `size` workers, at most `maxQueue` jobs waiting beyond them, `jobTimeoutMs` per render (ms). */
+export interface RenderPoolOptions {
+  size: number;
+  maxQueue: number;
+  jobTimeoutMs: number;
+  /** Bytes of pdfium.wasm, handed to each worker. */
+  wasm: Uint8Array;
+  worker: WorkerSource;
+  logger: Logger;
+}
+
+/** A render refused at once because `size` jobs run and `maxQueue` wait; answer 503/429. */
+export class RenderQueueFullError extends DeviceError {
+  constructor(accepted: number) {
+    super('RENDER_QUEUE_FULL', `render queue is full (${accepted} jobs accepted)`);
+    this.name = 'RenderQueueFullError';
+  }
+}
+
+interface Job {
+  id: number;
+  pdf: Uint8Array;
+  opts: ResolvedRenderOptions;
+  resolve(result: RenderResult): void;
+  reject(err: DeviceError): void;
+}
+
+interface Slot {
+  worker: Worker;
+  ready: boolean;
+  job: Job | undefined;
+  timer: NodeJS.Timeout | undefined;
+  /** Why the pool is ending this worker, when it is. */
+  ending: string | undefined;
+  lastError: string | undefined;
+}
+
+/** Renders PDFs to ZPL on worker threads; one pdfium per worker, started once; one job per worker at a time. */
+export class RenderPool {
+  private readonly slots = new Set<Slot>();
+  private readonly queue: Job[] = [];
+  private nextId = 1;
+  private closed = false;
+  private readonly wasm: Uint8Array;
+
+  constructor(private readonly options: RenderPoolOptions) {
+    if (!Number.isInteger(options.size) || options.size < 1) throw new DeviceError('RENDER_FAILED', `render pool size must be a positive integer, got ${options.size}`);
+    this.wasm = options.wasm;
+    this.fill();
+  }
+
+  /** Renders `pdf` (copied, then moved to a worker) to ZPL; rejects with RenderQueueFullError or DeviceError RENDER_FAILED. */
+  render(pdf: Uint8Array, opts: LabelRenderOptions = {}): Promise<RenderResult> {
+    if (this.closed) return Promise.reject(new DeviceError('RENDER_FAILED', 'render pool is closed'));
+    let resolved: ResolvedRenderOptions;
+    try {
+      resolved = resolveRenderOptions(opts);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    if (this.queue.length + this.running() >= this.options.size + this.options.maxQueue) return Promise.reject(new RenderQueueFullError(this.queue.length + this.running()));
+    this.fill();
+    return new Promise<RenderResult>((resolve, reject) => {
+      this.queue.push({ id: this.nextId++, pdf: new Uint8Array(pdf), opts: resolved, resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  /** Jobs waiting and running, and workers alive (ready or starting). */
+  stats(): { queued: number; running: number; workers: number } {
+    return { queued: this.queue.length, running: this.running(), workers: this.slots.size };
+  }
+
+  /** Fails waiting and running jobs with "render pool is closed" and ends every worker. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const job of this.queue.splice(0)) job.reject(new DeviceError('RENDER_FAILED', 'render pool is closed'));
+    await Promise.all([...this.slots].map((slot) => this.end(slot, 'render pool is closed')));
+  }
+
+  private running(): number {
+    let n = 0;
+    for (const slot of this.slots) if (slot.job) n += 1;
+    return n;
+  }
+
+  /** Starts workers up to `size`. */
+  private fill(): void {
+    while (!this.closed && this.slots.size < this.options.size) this.spawn();
+  }
+
+  private spawn(): void {
+    const workerData: PdfWorkerData = { wasm: this.wasm };
+    const worker = spawnWorker(this.options.worker, workerData);
+    const slot: Slot = { worker, ready: false, job: undefined, timer: undefined, ending: undefined, lastError: undefined };
+    this.slots.add(slot);
+    worker.on('message', (msg: WorkerMessage) => this.onMessage(slot, msg));
+    worker.on('error', (err) => {
+      slot.lastError = err instanceof Error ? err.message : String(err);
+    });
+    worker.on('exit', (code) => this.onExit(slot, code));
+  }
+
+  private onMessage(slot: Slot, msg: WorkerMessage): void {
+    switch (msg.type) {
+      case 'ready':
+        slot.ready = true;
+        this.dispatch();
+        return;
+      case 'init-failed':
+        slot.lastError = msg.message;
+        void this.end(slot, msg.message);
+        return;
+      case 'done':
+      case 'failed':
+        this.finish(slot, msg);
+        return;
+    }
+  }
+
+  private finish(slot: Slot, msg: Extract<WorkerMessage, { type: 'done' | 'failed' }>): void {
+    const job = slot.job;
+    if (!job || job.id !== msg.id) return;
+    clearTimeout(slot.timer);
+    slot.job = undefined;
+    if (msg.type === 'done') job.resolve(msg.result);
+    else job.reject(new DeviceError(msg.code, msg.message));
+    this.dispatch();
+  }
+
+  private onExit(slot: Slot, code: number): void {
+    clearTimeout(slot.timer);
+    this.slots.delete(slot);
+    const reason = slot.ending ?? `worker crashed (exit code ${code}${slot.lastError ? `: ${slot.lastError}` : ''})`;
+    if (slot.job) slot.job.reject(new DeviceError('RENDER_FAILED', reason));
+    if (this.closed) return;
+    if (!slot.ready) {
+      this.options.logger.error('render worker failed to start', { reason });
+      if (this.slots.size === 0) for (const job of this.queue.splice(0)) job.reject(new DeviceError('RENDER_FAILED', `renderer failed to start: ${reason}`));
+      return;
+    }
+    this.options.logger.warn('render worker replaced', { reason });
+    this.fill();
+  }
+
+  /** Sends waiting jobs to idle ready workers, arming each job's timeout. */
+  private dispatch(): void {
+    for (const slot of this.slots) {
+      if (this.queue.length === 0) return;
+      if (!slot.ready || slot.job || slot.ending) continue;
+      const job = this.queue.shift()!;
+      slot.job = job;
+      slot.timer = setTimeout(() => void this.end(slot, `render timed out after ${this.options.jobTimeoutMs} ms`), this.options.jobTimeoutMs);
+      const req: RenderRequest = { type: 'render', id: job.id, pdf: job.pdf, opts: job.opts };
+      slot.worker.postMessage(req, [job.pdf.buffer as ArrayBuffer]);
+    }
+  }
+
+  private async end(slot: Slot, reason: string): Promise<void> {
+    slot.ending ??= reason;
+    await slot.worker.terminate();
+  }
+}

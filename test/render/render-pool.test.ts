@@ -1,0 +1,115 @@
+// Render pool: real pdfium workers under tsx, hostile PDFs failing only their job, queue bound, timeouts, crashes.
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { DeviceError } from '../../src/errors';
+import { silentLogger } from '../../src/log';
+import { RenderPool, RenderQueueFullError, type WorkerSource } from '../../src/render/render-pool';
+import { barcodePagesPdf } from '../fixtures/pdf/barcode-pdf';
+import { boxedPagePdf, manyPagesPdf } from '../fixtures/pdf/hostile-pdf';
+import { pdfiumWasm } from './pdfium-fixture';
+import { decodeLabels } from './zpl-label-decode';
+
+const realWorker: WorkerSource = { kind: 'file', path: join(__dirname, '..', '..', 'src', 'render', 'pdf-worker.ts') };
+const wasm = pdfiumWasm();
+
+/** A stand-in worker speaking the protocol: crashes on "CRASH", spins on "HANG!", throws on "THROW", else answers. */
+const fakeWorker: WorkerSource = {
+  kind: 'code',
+  code: `
+const { parentPort } = require('node:worker_threads');
+parentPort.postMessage({ type: 'ready' });
+parentPort.on('message', (req) => {
+  const head = Buffer.from(req.pdf.buffer, req.pdf.byteOffset, Math.min(5, req.pdf.length)).toString('latin1');
+  if (head === 'CRASH') process.exit(3);
+  if (head === 'HANG!') for (;;) {}
+  if (head === 'THROW') throw new Error('boom');
+  const zpl = new TextEncoder().encode('^XA' + head + '^XZ');
+  parentPort.postMessage({ type: 'done', id: req.id, result: { zpl, pageCount: 1, labels: 1, widthDots: 8, heightDots: 8 } }, [zpl.buffer]);
+});`,
+};
+
+const pools: RenderPool[] = [];
+function pool(worker: WorkerSource, extra: { size?: number; maxQueue?: number; jobTimeoutMs?: number; wasm?: Uint8Array } = {}): RenderPool {
+  const p = new RenderPool({ size: extra.size ?? 1, maxQueue: extra.maxQueue ?? 4, jobTimeoutMs: extra.jobTimeoutMs ?? 10_000, wasm: extra.wasm ?? wasm, worker, logger: silentLogger });
+  pools.push(p);
+  return p;
+}
+after(() => Promise.all(pools.map((p) => p.close())));
+
+const ascii = (s: string) => new TextEncoder().encode(s);
+
+async function rejectsWith(promise: Promise<unknown>, code: string, message: RegExp): Promise<void> {
+  await assert.rejects(promise, (err: unknown) => {
+    assert.ok(err instanceof DeviceError, `not a DeviceError: ${String(err)}`);
+    assert.equal(err.code, code);
+    assert.match(err.message, message);
+    return true;
+  });
+}
+
+test('a real worker renders a 2x1 in PDF to one label per page, leaving the caller its buffer', async () => {
+  const p = pool(realWorker);
+  const pdf = await barcodePagesPdf(2, 1, [
+    { symbology: 'code128', text: '12345678', mode: 'vector', modulePt: 1 },
+    { symbology: 'qrcode', text: 'A', mode: 'vector', modulePt: 2 },
+  ]);
+  const result = await p.render(pdf, { copies: 3 });
+  assert.equal(pdf.byteLength > 0, true, 'caller buffer still attached');
+  assert.deepEqual([result.pageCount, result.labels, result.widthDots, result.heightDots], [2, 2, 406, 203]);
+  const labels = decodeLabels(new TextDecoder().decode(result.zpl));
+  assert.deepEqual(labels.map((l) => [l.pw, l.ll, l.pq]), [[406, 203, 3], [406, 203, 3]]);
+});
+
+test('hostile PDFs fail only their own job with a clear error, and the same worker keeps serving', async () => {
+  const p = pool(realWorker);
+  const good = boxedPagePdf(144, 72);
+  await rejectsWith(p.render(ascii('this is not a PDF at all')), 'RENDER_FAILED', /PDF could not be parsed/);
+  await rejectsWith(p.render(good.subarray(0, 40)), 'RENDER_FAILED', /PDF could not be parsed/);
+  await rejectsWith(p.render(manyPagesPdf(10_000)), 'RENDER_FAILED', /page count 10000 exceeds limit 1000/);
+  await rejectsWith(p.render(good, { pageRange: '5-6' }), 'RENDER_FAILED', /selects no page of a 1-page document/);
+  await rejectsWith(p.render(good, { dpi: 5000 }), 'RENDER_FAILED', /dpi must be an integer from 100 to 600/);
+  const huge = await p.render(boxedPagePdf(14_400, 14_400));
+  assert.deepEqual([huge.widthDots, huge.heightDots], [1624, 10150], 'a huge page is clamped to 576 x 3600 pt');
+  const ok = await p.render(good);
+  assert.deepEqual([ok.widthDots, ok.heightDots], [406, 203]);
+  assert.equal(p.stats().workers, 1);
+});
+
+test('a full queue refuses at once with RenderQueueFullError; close fails the rest', async () => {
+  const p = pool(fakeWorker, { size: 1, maxQueue: 1 });
+  const running = rejectsWith(p.render(ascii('HANG!')), 'RENDER_FAILED', /render pool is closed/);
+  const waiting = rejectsWith(p.render(ascii('later')), 'RENDER_FAILED', /render pool is closed/);
+  await rejectsWith(p.render(ascii('third')), 'RENDER_QUEUE_FULL', /render queue is full \(2 jobs accepted\)/);
+  await assert.rejects(p.render(ascii('fourth')), RenderQueueFullError);
+  await p.close();
+  await running;
+  await waiting;
+  await rejectsWith(p.render(ascii('after')), 'RENDER_FAILED', /render pool is closed/);
+});
+
+test('a hung worker is ended after the job timeout and replaced; only that job fails', async () => {
+  const p = pool(fakeWorker, { size: 1, jobTimeoutMs: 150 });
+  const hung = p.render(ascii('HANG!'));
+  const next = p.render(ascii('fine1'));
+  await rejectsWith(hung, 'RENDER_FAILED', /render timed out after 150 ms/);
+  assert.equal(new TextDecoder().decode((await next).zpl), '^XAfine1^XZ');
+});
+
+test('a worker that crashes or throws is replaced; only its job fails', async () => {
+  const p = pool(fakeWorker, { size: 2 });
+  const [crashed, thrown, ok] = await Promise.allSettled([p.render(ascii('CRASH')), p.render(ascii('THROW')), p.render(ascii('fine2'))]);
+  assert.equal(crashed.status, 'rejected');
+  assert.match(String((crashed as PromiseRejectedResult).reason.message), /worker crashed \(exit code 3\)/);
+  assert.match(String((thrown as PromiseRejectedResult).reason.message), /worker crashed \(exit code 1: boom\)/);
+  assert.equal(ok.status, 'fulfilled');
+  const again = await p.render(ascii('fine3'));
+  assert.equal(new TextDecoder().decode(again.zpl), '^XAfine3^XZ');
+  assert.equal(p.stats().workers, 2);
+});
+
+test('bad wasm fails the jobs with "renderer failed to start" instead of respawning forever', async () => {
+  const p = pool(realWorker, { wasm: ascii('not wasm') });
+  await rejectsWith(p.render(boxedPagePdf(144, 72)), 'RENDER_FAILED', /renderer failed to start: pdfium failed to start/);
+  assert.equal(p.stats().workers, 0);
+});
