@@ -1,0 +1,61 @@
+// The render command: arguments, output to a file or stdout, exit codes and messages.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { runRenderCommand, type RenderCommandIo } from '../../src/render/render-command';
+import { boxedPagePdf } from '../fixtures/pdf/hostile-pdf';
+import { pdfiumWasm } from './pdfium-fixture';
+import { decodeLabels } from './zpl-label-decode';
+
+function fakeIo(files: Record<string, Uint8Array>) {
+  const written: Record<string, Uint8Array> = {};
+  const out: Uint8Array[] = [];
+  let err = '';
+  const io: RenderCommandIo = {
+    readFile: async (path) => {
+      const f = files[path];
+      if (!f) throw Object.assign(new Error(`ENOENT: no such file, open '${path}'`), { code: 'ENOENT' });
+      return f;
+    },
+    writeFile: async (path, data) => {
+      written[path] = data;
+    },
+    stdout: (data) => out.push(data),
+    stderr: (text) => {
+      err += text;
+    },
+    loadWasm: async () => pdfiumWasm(),
+  };
+  return { io, written, stdout: () => Buffer.concat(out).toString('latin1'), stderr: () => err };
+}
+
+test('renders INPUT.pdf at --size and --dpi into -o OUT.zpl', async () => {
+  const f = fakeIo({ 'in.pdf': boxedPagePdf(144, 72) });
+  const code = await runRenderCommand(['in.pdf', '--size', '4x6', '--dpi', '300', '-o', 'out.zpl', '--copies', '2'], f.io);
+  assert.equal(code, 0, f.stderr());
+  const [label] = decodeLabels(Buffer.from(f.written['out.zpl']).toString('latin1'));
+  assert.deepEqual([label.pw, label.ll, label.pq], [1200, 1800, 2]);
+  assert.match(f.stderr(), /rendered 1 of 1 pages as 1200x1800 dot labels at 300 dpi, \d+ bytes of ZPL to out\.zpl/);
+});
+
+test('without -o the ZPL goes to stdout', async () => {
+  const f = fakeIo({ 'in.pdf': boxedPagePdf(144, 72) });
+  assert.equal(await runRenderCommand(['in.pdf'], f.io), 0);
+  assert.deepEqual(decodeLabels(f.stdout()).map((l) => [l.pw, l.ll]), [[406, 203]]);
+});
+
+test('bad arguments exit 2 with the usage; unreadable or broken PDFs exit 1 with the reason', async () => {
+  for (const argv of [[], ['a.pdf', 'b.pdf'], ['in.pdf', '--size', 'huge'], ['in.pdf', '--dpi', 'fast'], ['in.pdf', '--orientation', 'up'], ['in.pdf', '--bogus']]) {
+    const f = fakeIo({});
+    assert.equal(await runRenderCommand(argv, f.io), 2, argv.join(' '));
+    assert.match(f.stderr(), /usage: printproxyd render INPUT\.pdf/);
+  }
+  const missing = fakeIo({});
+  assert.equal(await runRenderCommand(['nope.pdf'], missing.io), 1);
+  assert.match(missing.stderr(), /ENOENT/);
+  const garbage = fakeIo({ 'bad.pdf': new TextEncoder().encode('%PDF-garbage') });
+  assert.equal(await runRenderCommand(['bad.pdf'], garbage.io), 1);
+  assert.match(garbage.stderr(), /PDF could not be parsed/);
+  const dpi = fakeIo({ 'in.pdf': boxedPagePdf(144, 72) });
+  assert.equal(await runRenderCommand(['in.pdf', '--dpi', '9999'], dpi.io), 2);
+  assert.match(dpi.stderr(), /dpi must be an integer from 100 to 600/);
+});
