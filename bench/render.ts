@@ -1,0 +1,88 @@
+// PDF → ZPL bench: per-label latency on one worker, labels/s on the full pool, our ^GFA encoder against zpl-image.
+// Run: node --import tsx bench/render.ts [seconds-per-task]
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { Bench } from 'tinybench';
+import { silentLogger } from '../src/log';
+import { RenderPool } from '../src/render/render-pool';
+import { readPdfiumWasm } from '../src/render/render-assets';
+import { blankMono, thresholdAligned } from '../src/render/mono';
+import { graphicFieldZ64 } from '../src/zpl/graphic-field';
+import { shippingLabelPdf } from '../test/fixtures/pdf/barcode-pdf';
+import { decodeLabels } from '../test/render/zpl-label-decode';
+
+const requireCjs = createRequire(__filename);
+const zplImage = requireCjs('zpl-image') as { rgbaToZ64(rgba: Uint8Array, width: number, opts: object): { length: number; rowlen: number; z64: string } };
+const seconds = Number(process.argv[2] ?? 3);
+const worker = { kind: 'file' as const, path: join(__dirname, '..', 'src', 'render', 'pdf-worker.ts') };
+const BATCH = 16;
+
+function newPool(size: number): RenderPool {
+  return new RenderPool({ size, maxQueue: 64, jobTimeoutMs: 30_000, wasm: readPdfiumWasm(), worker, logger: silentLogger });
+}
+
+/** Grey (1 byte/dot) and RGBA pictures of the rendered label, the inputs each encoder takes. */
+function pictures(zpl: Uint8Array) {
+  const [label] = decodeLabels(new TextDecoder().decode(zpl));
+  const { pw: width, ll: height, bitmap } = label;
+  const grey = new Uint8Array(width * height);
+  const rgba = new Uint8Array(width * height * 4);
+  for (let y = 0; y < height; y += 1) {
+    for (let x = 0; x < width; x += 1) {
+      const v = bitmap.data[y * bitmap.bytesPerRow + (x >> 3)] & (0x80 >> (x & 7)) ? 0 : 255;
+      grey[y * width + x] = v;
+      rgba.fill(v, (y * width + x) * 4, (y * width + x) * 4 + 3);
+      rgba[(y * width + x) * 4 + 3] = 255;
+    }
+  }
+  return { width, height, grey, rgba, mono: blankMono(width, height) };
+}
+
+async function main(): Promise<void> {
+  const pdf = await shippingLabelPdf();
+  const poolSize = availableParallelism();
+  const one = newPool(1);
+  const full = newPool(poolSize);
+  const first = await one.render(pdf);
+  await full.render(pdf);
+  const pic = pictures(first.zpl);
+  const greySrc = { src: pic.grey, offset: 0, stride: pic.width, width: pic.width, height: pic.height };
+  const ours = (level: number) => () => {
+    pic.mono.data.fill(0);
+    thresholdAligned(pic.mono, greySrc);
+    return graphicFieldZ64(pic.mono, level);
+  };
+  const theirs = () => {
+    const r = zplImage.rgbaToZ64(pic.rgba, pic.width, { notrim: true });
+    return `^GFA,${r.length},${r.length},${r.rowlen},${r.z64}`;
+  };
+  const bench = new Bench({ time: seconds * 1000, warmupTime: 300 });
+  bench
+    .add('one worker: 1 label', () => one.render(pdf))
+    .add(`one worker: ${BATCH} labels`, () => Promise.all(Array.from({ length: BATCH }, () => one.render(pdf))))
+    .add(`full pool (${poolSize}): ${BATCH} labels`, () => Promise.all(Array.from({ length: BATCH }, () => full.render(pdf))))
+    .add('encode ours (grey → ^GFA, zlib 6)', ours(6))
+    .add('encode ours (grey → ^GFA, zlib 1)', ours(1))
+    .add('encode zpl-image (RGBA → ^GFA, zlib 6)', theirs);
+  await bench.run();
+  const t = (name: string) => bench.tasks.find((x) => x.name.startsWith(name))!.result.latency;
+  const ms = (v: number) => v.toFixed(2);
+  console.log(`4x6 shipping label (${first.widthDots}x${first.heightDots} dots, text + Code 128 + QR image + grey photo), ${first.zpl.length} bytes of ZPL`);
+  console.log('| measure | value |');
+  console.log('|---|---|');
+  const single = t('one worker: 1 label');
+  console.log(`| per-label latency, one worker | p50 ${ms(single.p50)} ms, p99 ${ms(single.p99)} ms |`);
+  const oneRate = (BATCH * 1000) / t(`one worker: ${BATCH}`).mean;
+  const fullRate = (BATCH * 1000) / t('full pool').mean;
+  console.log(`| labels/s, one worker (batches of ${BATCH}) | ${oneRate.toFixed(0)} |`);
+  console.log(`| labels/s, full pool of ${poolSize} | ${fullRate.toFixed(0)} (${(fullRate / oneRate).toFixed(2)}x one worker) |`);
+  const z = t('encode zpl-image').mean;
+  for (const level of [6, 1]) {
+    const o = t(`encode ours (grey → ^GFA, zlib ${level})`).mean;
+    console.log(`| encoder, ours zlib ${level} vs zpl-image | ${ms(o)} ms vs ${ms(z)} ms: ${(z / o).toFixed(1)}x faster, ${ours(level)().length} vs ${theirs().length} chars |`);
+  }
+  await Promise.all([one.close(), full.close()]);
+}
+
+void main();
