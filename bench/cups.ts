@@ -81,7 +81,11 @@ async function main(): Promise<void> {
       .add('ours batch', () => Promise.all(Array.from({ length: BATCH }, () => full.render(doc.pdf))))
       .add('cups batch', () => Promise.all(Array.from({ length: BATCH }, (_, i) => (i < poolSize ? cupsZpl(ppd, pdfPath, doc.pageSize) : null))));
     await bench.run();
-    const lat = (n: string) => bench.tasks.find((t) => t.name === n)!.result.latency;
+    const lat = (n: string) => {
+      const result = bench.tasks.find((t) => t.name === n)!.result;
+      if (!('latency' in result)) throw new Error(`${n} did not finish`);
+      return result.latency;
+    };
     const oursRate = (BATCH * 1000) / lat('ours batch').mean;
     const cupsRate = (poolSize * 1000) / lat('cups batch').mean;
     console.log(

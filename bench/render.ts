@@ -66,7 +66,11 @@ async function main(): Promise<void> {
     .add('encode ours (grey → ^GFA, zlib 1)', ours(1))
     .add('encode zpl-image (RGBA → ^GFA, zlib 6)', theirs);
   await bench.run();
-  const t = (name: string) => bench.tasks.find((x) => x.name.startsWith(name))!.result.latency;
+  const t = (name: string) => {
+    const result = bench.tasks.find((x) => x.name.startsWith(name))!.result;
+    if (!('latency' in result)) throw new Error(`${name} did not finish`);
+    return result.latency;
+  };
   const ms = (v: number) => v.toFixed(2);
   console.log(`4x6 shipping label (${first.widthDots}x${first.heightDots} dots, text + Code 128 + QR image + grey photo), ${first.zpl.length} bytes of ZPL`);
   console.log('| measure | value |');

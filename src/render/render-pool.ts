@@ -137,6 +137,7 @@ export class RenderPool {
     slot.job = undefined;
     if (msg.type === 'done') job.resolve(msg.result);
     else job.reject(new DeviceError(msg.code, msg.message));
+    if (msg.type === 'failed' && msg.fatal) void this.end(slot, `renderer state lost: ${msg.message}`);
     this.dispatch();
   }
 

@@ -1,6 +1,6 @@
 // Body of a PDF worker: one pdfium instance started once, then one render per request, answers on the port.
 import type { MessagePort } from 'node:worker_threads';
-import { toDeviceError } from '../errors';
+import { DeviceError, toDeviceError } from '../errors';
 import { PdfRenderer } from './pdf-renderer';
 import { initPdfium } from './pdfium-init';
 import type { PdfWorkerData, RenderRequest, WorkerMessage } from './worker-protocol';
@@ -20,7 +20,8 @@ export function runPdfWorker(port: MessagePort, data: PdfWorkerData): void {
         post({ type: 'done', id: req.id, result }, [result.zpl.buffer as ArrayBuffer]);
       } catch (err) {
         const e = toDeviceError(err, 'RENDER_FAILED');
-        post({ type: 'failed', id: req.id, code: e.code, message: e.message });
+        const fatal = !(err instanceof DeviceError);
+        post({ type: 'failed', id: req.id, code: e.code, message: fatal ? `renderer failed: ${e.message}` : e.message, fatal });
       }
     });
   });

@@ -21,4 +21,4 @@ export type WorkerMessage =
   | { type: 'ready' }
   | { type: 'init-failed'; message: string }
   | { type: 'done'; id: number; result: RenderResult }
-  | { type: 'failed'; id: number; code: DeviceErrorCode; message: string };
+  | { type: 'failed'; id: number; code: DeviceErrorCode; message: string; /** pdfium itself failed (wasm trap): replace the worker. */ fatal: boolean };

@@ -24,6 +24,8 @@ parentPort.on('message', (req) => {
   if (head === 'CRASH') process.exit(3);
   if (head === 'HANG!') for (;;) {}
   if (head === 'THROW') throw new Error('boom');
+  if (head === 'TRAP!') return parentPort.postMessage({ type: 'failed', id: req.id, code: 'RENDER_FAILED', message: 'renderer failed: unreachable', fatal: true });
+  if (head === 'PID??') return parentPort.postMessage({ type: 'failed', id: req.id, code: 'RENDER_FAILED', message: String(require('node:worker_threads').threadId), fatal: false });
   const zpl = new TextEncoder().encode('^XA' + head + '^XZ');
   parentPort.postMessage({ type: 'done', id: req.id, result: { zpl, pageCount: 1, labels: 1, widthDots: 8, heightDots: 8 } }, [zpl.buffer]);
 });`,
@@ -112,4 +114,16 @@ test('bad wasm fails the jobs with "renderer failed to start" instead of respawn
   const p = pool(realWorker, { wasm: ascii('not wasm') });
   await rejectsWith(p.render(boxedPagePdf(144, 72)), 'RENDER_FAILED', /renderer failed to start: pdfium failed to start/);
   assert.equal(p.stats().workers, 0);
+});
+
+test('a job that traps inside pdfium fails, and its worker is replaced since its state is lost', async () => {
+  const p = pool(fakeWorker, { size: 1 });
+  const threadOf = async () => {
+    const err = await p.render(ascii('PID??')).then(() => assert.fail('expected a failure'), (e: DeviceError) => e);
+    return err.message;
+  };
+  const before = await threadOf();
+  assert.equal(await threadOf(), before, 'an ordinary failure keeps the worker');
+  await rejectsWith(p.render(ascii('TRAP!')), 'RENDER_FAILED', /renderer failed: unreachable/);
+  assert.notEqual(await threadOf(), before, 'a new worker thread serves the next job');
 });
