@@ -1,5 +1,6 @@
 // Where the worker code and pdfium.wasm come from: the bundler's embedded worker string, else the sources and node_modules.
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { WorkerSource } from './render-pool';
 
@@ -14,7 +15,7 @@ export function defaultWorkerSource(): WorkerSource {
 /** Path of pdfium.wasm: dist/native/pdfium.wasm beside a bundle, else the one in node_modules/@embedpdf/pdfium/dist. */
 export function pdfiumWasmPath(): string {
   if (typeof PRINTPROXY_PDF_WORKER_CODE === 'string') return join(__dirname, 'native', 'pdfium.wasm');
-  return join(dirname(require.resolve('@embedpdf/pdfium')), 'pdfium.wasm');
+  return join(dirname(createRequire(__filename).resolve('@embedpdf/pdfium')), 'pdfium.wasm');
 }
 
 /** Reads pdfium.wasm from pdfiumWasmPath(). */

@@ -1,4 +1,5 @@
 // Starts a worker thread from a WorkerSource; a .ts file goes through tsx's require hook (Node 20 workers ignore `--import tsx`).
+import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { WorkerSource } from './render-pool';
 
@@ -6,6 +7,6 @@ import type { WorkerSource } from './render-pool';
 export function spawnWorker(source: WorkerSource, workerData: unknown): Worker {
   if (source.kind === 'code') return new Worker(source.code, { eval: true, workerData });
   if (!source.path.endsWith('.ts')) return new Worker(source.path, { workerData });
-  const code = `require(${JSON.stringify(require.resolve('tsx/cjs'))});\nrequire(${JSON.stringify(source.path)});\n`;
+  const code = `require(${JSON.stringify(createRequire(__filename).resolve('tsx/cjs'))});\nrequire(${JSON.stringify(source.path)});\n`;
   return new Worker(code, { eval: true, workerData });
 }
