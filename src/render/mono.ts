@@ -22,27 +22,6 @@ export function blankMono(width: number, height: number, out?: Uint8Array): Mono
   return { width, height, bytesPerRow, data };
 }
 
-/** Sets dots of `dst` from grey pixels below `threshold`, the grey block's top-left at dot (x, y); clips at the edges. */
-export function thresholdInto(dst: MonoBitmap, grey: GreySource, x: number, y: number, threshold = DEFAULT_THRESHOLD): void {
-  const { src, offset, stride } = grey;
-  const x0 = Math.max(0, -x);
-  const x1 = Math.min(grey.width, dst.width - x);
-  const y0 = Math.max(0, -y);
-  const y1 = Math.min(grey.height, dst.height - y);
-  const out = dst.data;
-  const bpr = dst.bytesPerRow;
-  for (let row = y0; row < y1; row += 1) {
-    const srcRow = offset + row * stride;
-    const dstRow = (row + y) * bpr;
-    for (let col = x0; col < x1; col += 1) {
-      if (src[srcRow + col] < threshold) {
-        const dx = col + x;
-        out[dstRow + (dx >> 3)] |= 0x80 >> (dx & 7);
-      }
-    }
-  }
-}
-
 /** Whether typed arrays are little-endian here (the word path below assumes it; ARM and x86 Linux are). */
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 

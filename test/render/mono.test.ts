@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { blankMono, ditherInto, thresholdAligned, thresholdInto, type GreySource } from '../../src/render/mono';
+import { blankMono, ditherInto, thresholdAligned, type GreySource } from '../../src/render/mono';
 import { countBlack, dotAt } from './zpl-label-decode';
 
 function reference(grey: GreySource, width: number, height: number, threshold: number): boolean[] {
@@ -41,18 +41,27 @@ test('thresholdAligned matches the per-pixel rule for any size, stride, alignmen
       const dst = blankMono(c.width, c.height);
       thresholdAligned(dst, grey, c.threshold);
       assert.deepEqual(dots(dst), reference(grey, c.width, c.height, c.threshold));
-      const viaInto = blankMono(c.width, c.height);
-      thresholdInto(viaInto, grey, 0, 0, c.threshold);
-      assert.deepEqual(viaInto.data, dst.data);
     }),
     { numRuns: 300 },
   );
 });
 
-test('thresholdInto places and clips a block at an offset', () => {
-  const src = new Uint8Array(4 * 4).fill(0);
+test('a grey block larger than the label is clipped to it; a smaller one leaves the rest white', () => {
+  const big = { src: new Uint8Array(20 * 10), offset: 0, stride: 20, width: 20, height: 10 };
+  const clipped = blankMono(12, 4);
+  thresholdAligned(clipped, big);
+  assert.equal(countBlack(clipped), 12 * 4);
+  const small = { src: new Uint8Array(4 * 4), offset: 0, stride: 4, width: 4, height: 4 };
+  const roomy = blankMono(16, 8);
+  thresholdAligned(roomy, small);
+  assert.equal(countBlack(roomy), 4 * 4);
+  assert.ok(dotAt(roomy, 3, 3) && !dotAt(roomy, 4, 3) && !dotAt(roomy, 3, 4));
+});
+
+test('ditherInto places the block at an offset and clips at the edges', () => {
+  const src = new Uint8Array(4 * 4);
   const dst = blankMono(6, 5);
-  thresholdInto(dst, { src, offset: 0, stride: 4, width: 4, height: 4 }, 4, 3);
+  ditherInto(dst, { src, offset: 0, stride: 4, width: 4, height: 4 }, 4, 3);
   assert.equal(countBlack(dst), 2 * 2);
   assert.ok(dotAt(dst, 4, 3) && dotAt(dst, 5, 4) && !dotAt(dst, 3, 3));
 });
