@@ -3,6 +3,9 @@ import { parseCommandLine, USAGE, UsageError } from './cli';
 import { startDaemon } from './daemon';
 import { buildInfo } from './build-info';
 import { createLogger } from './log';
+import { readFile, writeFile } from 'node:fs/promises';
+import { runRenderCommand } from './render/render-command';
+import { readPdfiumWasm } from './render/render-assets';
 
 async function main(): Promise<number> {
   let command;
@@ -55,7 +58,15 @@ async function serve(options: Parameters<typeof startDaemon>[0]): Promise<number
 }
 
 async function runSubcommand(kind: 'render' | 'usb-list', args: string[]): Promise<number> {
-  void args;
+  if (kind === 'render') {
+    return runRenderCommand(args, {
+      readFile: (path) => readFile(path),
+      writeFile: (path, data) => writeFile(path, data),
+      stdout: (data) => process.stdout.write(data),
+      stderr: (text) => process.stderr.write(text),
+      loadWasm: async () => readPdfiumWasm(),
+    });
+  }
   process.stderr.write(`${kind} is not available in this build\n`);
   return 1;
 }
