@@ -13,7 +13,7 @@ import { decodeLabels } from './zpl-label-decode';
 const realWorker: WorkerSource = { kind: 'file', path: join(__dirname, '..', '..', 'src', 'render', 'pdf-worker.ts') };
 const wasm = pdfiumWasm();
 
-/** A stand-in worker speaking the protocol: crashes on "CRASH", spins on "HANG!", throws on "THROW", else answers. */
+/** A stand-in worker speaking the protocol: crashes on "CRASH", spins on "HANG!" (JS) or "WASM!" (wasm), throws on "THROW", else answers. */
 const fakeWorker: WorkerSource = {
   kind: 'code',
   code: `
@@ -23,6 +23,11 @@ parentPort.on('message', (req) => {
   const head = Buffer.from(req.pdf.buffer, req.pdf.byteOffset, Math.min(5, req.pdf.length)).toString('latin1');
   if (head === 'CRASH') process.exit(3);
   if (head === 'HANG!') for (;;) {}
+  if (head === 'WASM!') {
+    // (func (loop (br 0))) exported as f: a loop inside wasm, as a hostile PDF could send pdfium into
+    const bytes = new Uint8Array([0,97,115,109,1,0,0,0, 1,4,1,96,0,0, 3,2,1,0, 7,5,1,1,102,0,0, 10,9,1,7,0,3,64,12,0,11,11]);
+    new WebAssembly.Instance(new WebAssembly.Module(bytes)).exports.f();
+  }
   if (head === 'THROW') throw new Error('boom');
   if (head === 'TRAP!') return parentPort.postMessage({ type: 'failed', id: req.id, code: 'RENDER_FAILED', message: 'renderer failed: unreachable', fatal: true });
   if (head === 'PID??') return parentPort.postMessage({ type: 'failed', id: req.id, code: 'RENDER_FAILED', message: String(require('node:worker_threads').threadId), fatal: false });
@@ -90,12 +95,14 @@ test('a full queue refuses at once with RenderQueueFullError; close fails the re
   await rejectsWith(p.render(ascii('after')), 'RENDER_FAILED', /render pool is closed/);
 });
 
-test('a hung worker is ended after the job timeout and replaced; only that job fails', async () => {
+test('a hung worker (in JS or inside wasm) is ended after the job timeout and replaced; only that job fails', async () => {
   const p = pool(fakeWorker, { size: 1, jobTimeoutMs: 150 });
   const hung = p.render(ascii('HANG!'));
   const next = p.render(ascii('fine1'));
   await rejectsWith(hung, 'RENDER_FAILED', /render timed out after 150 ms/);
   assert.equal(new TextDecoder().decode((await next).zpl), '^XAfine1^XZ');
+  await rejectsWith(p.render(ascii('WASM!')), 'RENDER_FAILED', /render timed out after 150 ms/);
+  assert.equal(new TextDecoder().decode((await p.render(ascii('fine4'))).zpl), '^XAfine4^XZ');
 });
 
 test('a worker that crashes or throws is replaced; only its job fails', async () => {
