@@ -47,6 +47,10 @@ interface Slot {
   lastError: string | undefined;
 }
 
+function checkSetting(name: string, value: number, min: number): void {
+  if (!Number.isInteger(value) || value < min) throw new DeviceError('RENDER_FAILED', `render pool ${name} must be an integer of at least ${min}, got ${value}`);
+}
+
 /** Renders PDFs to ZPL on worker threads; one pdfium per worker, started once; one job per worker at a time. */
 export class RenderPool {
   private readonly slots = new Set<Slot>();
@@ -56,7 +60,9 @@ export class RenderPool {
   private readonly wasm: Uint8Array;
 
   constructor(private readonly options: RenderPoolOptions) {
-    if (!Number.isInteger(options.size) || options.size < 1) throw new DeviceError('RENDER_FAILED', `render pool size must be a positive integer, got ${options.size}`);
+    checkSetting('size', options.size, 1);
+    checkSetting('maxQueue', options.maxQueue, 0);
+    checkSetting('jobTimeoutMs', options.jobTimeoutMs, 1);
     this.wasm = options.wasm;
     this.fill();
   }

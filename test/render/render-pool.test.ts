@@ -134,3 +134,9 @@ test('a job that traps inside pdfium fails, and its worker is replaced since its
   await rejectsWith(p.render(ascii('TRAP!')), 'RENDER_FAILED', /renderer failed: unreachable/);
   assert.notEqual(await threadOf(), before, 'a new worker thread serves the next job');
 });
+
+test('pool settings are checked at construction', () => {
+  for (const bad of [{ size: 0 }, { size: 1.5 }, { maxQueue: -1 }, { jobTimeoutMs: 0 }]) {
+    assert.throws(() => new RenderPool({ size: 1, maxQueue: 1, jobTimeoutMs: 1000, wasm, worker: fakeWorker, logger: silentLogger, ...bad }), /render pool \w+ must be an integer of at least \d/);
+  }
+});
