@@ -1,7 +1,11 @@
 // The render command: arguments, output to a file or stdout, exit codes and messages.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { runRenderCommand, type RenderCommandIo } from '../../src/render/render-command';
+import { processRenderIo } from '../../src/render/render-command-io';
 import { boxedPagePdf } from '../fixtures/pdf/hostile-pdf';
 import { pdfiumWasm } from './pdfium-fixture';
 import { decodeLabels } from './zpl-label-decode';
@@ -58,4 +62,16 @@ test('bad arguments exit 2 with the usage; unreadable or broken PDFs exit 1 with
   const dpi = fakeIo({ 'in.pdf': boxedPagePdf(144, 72) });
   assert.equal(await runRenderCommand(['in.pdf', '--dpi', '9999'], dpi.io), 2);
   assert.match(dpi.stderr(), /dpi must be an integer from 100 to 600/);
+});
+
+test('processRenderIo renders a file on disk through the real fs and the installed pdfium.wasm', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'render-cmd-'));
+  try {
+    writeFileSync(join(dir, 'in.pdf'), boxedPagePdf(144, 72));
+    const io = { ...processRenderIo(), stderr: () => undefined };
+    assert.equal(await runRenderCommand([join(dir, 'in.pdf'), '-o', join(dir, 'out.zpl')], io), 0);
+    assert.deepEqual(decodeLabels(readFileSync(join(dir, 'out.zpl'), 'latin1')).map((l) => [l.pw, l.ll]), [[406, 203]]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
