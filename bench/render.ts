@@ -63,6 +63,7 @@ async function main(): Promise<void> {
     .add(`one worker: ${BATCH} labels`, () => Promise.all(Array.from({ length: BATCH }, () => one.render(pdf))))
     .add(`full pool (${poolSize}): ${BATCH} labels`, () => Promise.all(Array.from({ length: BATCH }, () => full.render(pdf))))
     .add('encode ours (grey → ^GFA, zlib 6)', ours(6))
+    .add('encode ours (grey → ^GFA, zlib 3)', ours(3))
     .add('encode ours (grey → ^GFA, zlib 1)', ours(1))
     .add('encode zpl-image (RGBA → ^GFA, zlib 6)', theirs);
   await bench.run();
@@ -82,7 +83,7 @@ async function main(): Promise<void> {
   console.log(`| labels/s, one worker (batches of ${BATCH}) | ${oneRate.toFixed(0)} |`);
   console.log(`| labels/s, full pool of ${poolSize} | ${fullRate.toFixed(0)} (${(fullRate / oneRate).toFixed(2)}x one worker) |`);
   const z = t('encode zpl-image').mean;
-  for (const level of [6, 1]) {
+  for (const level of [6, 3, 1]) {
     const o = t(`encode ours (grey → ^GFA, zlib ${level})`).mean;
     console.log(`| encoder, ours zlib ${level} vs zpl-image | ${ms(o)} ms vs ${ms(z)} ms: ${(z / o).toFixed(1)}x faster, ${ours(level)().length} vs ${theirs().length} chars |`);
   }
