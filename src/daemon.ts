@@ -40,10 +40,10 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
   if (settings.generatedApiKey) announce(`API key (shown once): ${settings.value.apiKey}`);
 
   const warnings: string[] = [];
-  const services = createPrinterServices({ dataDir, settings, logger, mdns: options.mdns, warnings });
+  const services = createPrinterServices({ dataDir, settings, logger, mdns: options.mdns, timeouts: options.timeouts, warnings });
   const registry = new PrinterRegistry({ settings, sources: services.sources, probeContent: services.probeContent, logger });
   const status = new StatusCache({ probe: (path) => services.liveStatus(registry.get(path)), budgetMs: 1000, ttlMs: 2000 });
-  await services.start(registry);
+  await services.start(registry, status);
 
   const build = buildInfo();
   const system = cachedSystemInfo();
@@ -59,7 +59,7 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
       }),
     ),
     ...printerRoutes({ registry, status }),
-    ...services.routes(registry, status),
+    ...services.routes(),
     ...settingsRoutes({ settings, registry }),
     ...shareRoutes(settings),
     ...extensionRoutes(settings),

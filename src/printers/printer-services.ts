@@ -1,11 +1,22 @@
-// Assembles what depends on printer kinds: discovery sources, content probing, live status, print routes.
+// Assembles what depends on printer kinds: transports, drivers, discovery, the spooler and the print routes.
+import { join } from 'node:path';
 import type { DiscoverySource } from '../discovery/source';
 import type { Route } from '../http/route';
+import { jobRoutes } from '../http/routes/jobs';
+import { printRoutes } from '../http/routes/print';
 import type { Logger } from '../log';
 import type { ContentKind, CreatePrinterBody } from '../schemas/printer';
 import type { SettingsStore } from '../settings/settings-store';
+import { DiskSpool } from '../spooler/disk-spool';
+import { JobStore } from '../spooler/job-store';
+import { documentLoader } from '../spooler/load-document';
+import { Spooler } from '../spooler/spooler';
+import { createDriverFactory, type TransportTimeouts } from './drivers/driver-factory';
 import type { PrinterRecord, PrinterRegistry } from './registry';
-import { UNKNOWN_STATUS, type LiveStatus, type StatusCache } from './status-cache';
+import type { LiveStatus, StatusCache } from './status-cache';
+import { testDocumentFor } from './test-documents';
+import { probeZplContent } from './drivers/zpl-tcp';
+import { createPdfToZpl } from '../spooler/pdf-filter';
 
 /** Inputs of the printer services. */
 export interface PrinterServicesDeps {
@@ -13,6 +24,7 @@ export interface PrinterServicesDeps {
   settings: SettingsStore;
   logger: Logger;
   mdns: boolean;
+  timeouts: TransportTimeouts;
   /** Subsystems that fail to start add a line here (shown in GET /status). */
   warnings: string[];
 }
@@ -22,22 +34,59 @@ export interface PrinterServices {
   sources: DiscoverySource[];
   probeContent(connection: CreatePrinterBody['connection']): Promise<ContentKind>;
   liveStatus(printer: PrinterRecord): Promise<LiveStatus>;
-  start(registry: PrinterRegistry): Promise<void>;
-  routes(registry: PrinterRegistry, status: StatusCache): Route[];
+  start(registry: PrinterRegistry, status: StatusCache): Promise<void>;
+  routes(): Route[];
   advertise(deviceId: string, httpPort: number, httpsPort: number | null): Promise<void>;
   stop(): Promise<void>;
 }
 
+const HOUR_MS = 3_600_000;
+
 /** Builds the printer services for this device. */
 export function createPrinterServices(deps: PrinterServicesDeps): PrinterServices {
-  void deps;
+  const driverFor = createDriverFactory({ timeouts: deps.timeouts, logger: deps.logger });
+  const store = new JobStore({ retentionMs: HOUR_MS, maxRecords: 10_000 });
+  const pdf = createPdfToZpl({ maxQueue: 64, jobTimeoutMs: 30_000, logger: deps.logger });
+  const roots = () => [join(deps.dataDir, 'files'), ...deps.settings.value.shares.map((s) => s.sharePath)];
+  let spooler: Spooler | null = null;
+  let registry: PrinterRegistry | null = null;
+  const started = () => {
+    if (!spooler || !registry) throw new Error('printer services used before start');
+    return { spooler, registry };
+  };
   return {
     sources: [],
-    probeContent: async (connection) => (connection.protocol === 'tcp' ? 'raw' : 'pdf'),
-    liveStatus: async () => UNKNOWN_STATUS,
-    start: async () => undefined,
-    routes: () => [],
+    probeContent: (connection) => (connection.protocol === 'tcp' ? probeZplContent(connection.host, connection.port ?? 9100, deps.timeouts) : Promise.resolve('pdf')),
+    liveStatus: (printer) => driverFor(printer).status(),
+    async start(reg, status) {
+      registry = reg;
+      spooler = new Spooler({
+        store,
+        spool: new DiskSpool(join(deps.dataDir, 'spool')),
+        driverFor,
+        findPrinter: (path) => reg.find(path),
+        loadDocument: documentLoader(() => ({ timeoutMs: 30_000, maxRedirects: 5, maxBytes: deps.settings.value.maxBodyBytes }), roots),
+        pdfToZpl: pdf.render,
+        logger: deps.logger,
+        holdRetryMs: 2000,
+        maxHoldMs: HOUR_MS,
+        onJobEnded: (job) => status.invalidate(job.printer),
+      });
+      const recovered = spooler.recover();
+      if (recovered > 0) deps.logger.info('spooled jobs recovered', { count: recovered });
+    },
+    routes() {
+      const { spooler: s, registry: r } = started();
+      const deviceId = deps.settings.value.deviceId;
+      return [
+        ...printRoutes({ registry: r, spooler: s, roots, testDocument: (printer) => testDocumentFor(printer, deviceId, new Date(), null) }),
+        ...jobRoutes(s, store),
+      ];
+    },
     advertise: async () => undefined,
-    stop: async () => undefined,
+    async stop() {
+      await spooler?.close(5000);
+      await pdf.close();
+    },
   };
 }

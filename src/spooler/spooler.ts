@@ -139,14 +139,18 @@ export class Spooler {
   private readonly printerTracked = new Set<string>();
   private readonly running = new Set<Promise<void>>();
 
-  /** A `wait: true` job for a printer whose queue is held answers 503 at once instead of waiting behind it. */
-  private enqueueOrRefuse(active: ActiveJob, onDisk: Promise<void>): Promise<void> {
-    const held = active.sub.wait ? this.held.get(active.job.printer) : undefined;
-    if (!held) return this.enqueue(active, onDisk);
-    active.readiness = held;
-    this.finish(active.job, 'failed', `Printer is not ready: ${held.errors.join('; ')}`);
+  /**
+   * A `wait: true` job for a printer whose queue is held (not ready) asks the printer again at once:
+   * still not ready answers 503 now instead of waiting behind the held jobs; ready joins the queue.
+   */
+  private async enqueueOrRefuse(active: ActiveJob, onDisk: Promise<void>): Promise<void> {
+    const printer = active.sub.wait && this.held.has(active.job.printer) ? this.deps.findPrinter(active.job.printer) : null;
+    if (!printer) return this.enqueue(active, onDisk);
+    const outcome = await this.deps.driverFor(printer).preflight();
+    if (outcome.kind !== 'not-ready') return this.enqueue(active, onDisk);
+    active.readiness = outcome.readiness;
+    this.finish(active.job, 'failed', `Printer is not ready: ${outcome.readiness.errors.join('; ')}`);
     this.active.delete(active.job.jobId);
-    return Promise.resolve();
   }
 
   private create(sub: Submission, printer: PrinterRecord, target: string): ActiveJob {
@@ -248,7 +252,10 @@ export class Spooler {
       }
       this.held.set(active.job.printer, outcome.readiness);
       await sleep(this.deps.holdRetryMs, active.controller.signal);
-      if (isFinished(active.job.state) || this.closed) return false;
+      if (isFinished(active.job.state) || this.closed) {
+        this.held.delete(active.job.printer);
+        return false;
+      }
     }
   }
 
