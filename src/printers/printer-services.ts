@@ -16,6 +16,10 @@ import type { PrinterRecord, PrinterRegistry } from './registry';
 import type { LiveStatus, StatusCache } from './status-cache';
 import { testDocumentFor } from './test-documents';
 import { probeZplContent } from './drivers/zpl-tcp';
+import { ippProbe } from './drivers/ipp-driver';
+import { ippUri } from './drivers/driver-factory';
+import { buildTestPagePdf } from '../ipp/test-page-pdf';
+import type { TestPageBuilder } from './test-documents';
 import { createPdfToZpl } from '../spooler/pdf-filter';
 
 /** Inputs of the printer services. */
@@ -42,6 +46,14 @@ export interface PrinterServices {
 
 const HOUR_MS = 3_600_000;
 
+/** True for printers reached over IPP (network, not raw TCP). */
+function isIpp(printer: PrinterRecord): boolean {
+  return printer.connection.type === 'network' && printer.connection.protocol !== 'tcp';
+}
+
+/** The PDF test page for document printers. */
+const testPage: TestPageBuilder = (info) => ({ data: buildTestPagePdf(info), format: 'pdf', contentType: 'pdf_base64' });
+
 /** Builds the printer services for this device. */
 export function createPrinterServices(deps: PrinterServicesDeps): PrinterServices {
   const driverFor = createDriverFactory({ timeouts: deps.timeouts, logger: deps.logger });
@@ -57,7 +69,13 @@ export function createPrinterServices(deps: PrinterServicesDeps): PrinterService
   return {
     sources: [],
     probeContent: (connection) => (connection.protocol === 'tcp' ? probeZplContent(connection.host, connection.port ?? 9100, deps.timeouts) : Promise.resolve('pdf')),
-    liveStatus: (printer) => driverFor(printer).status(),
+    async liveStatus(printer) {
+      if (!isIpp(printer)) return driverFor(printer).status();
+      const info = await ippProbe(ippUri(printer.connection), 900).catch(() => null);
+      if (!info) return { status: 'offline', statusReasons: [] };
+      registry?.setDetails(printer.path, { capabilities: info.capabilities, supportedFormats: info.supportedFormats });
+      return info.live;
+    },
     async start(reg, status) {
       registry = reg;
       spooler = new Spooler({
@@ -79,7 +97,7 @@ export function createPrinterServices(deps: PrinterServicesDeps): PrinterService
       const { spooler: s, registry: r } = started();
       const deviceId = deps.settings.value.deviceId;
       return [
-        ...printRoutes({ registry: r, spooler: s, roots, testDocument: (printer) => testDocumentFor(printer, deviceId, new Date(), null) }),
+        ...printRoutes({ registry: r, spooler: s, roots, testDocument: (printer) => testDocumentFor(printer, deviceId, new Date(), testPage) }),
         ...jobRoutes(s, store),
       ];
     },

@@ -33,6 +33,8 @@ const TAG_PREFIX = 'tag_';
 /** Holds every known printer; resolves targets (path, URI, `tag_` alias) to printers. */
 export class PrinterRegistry {
   private readonly discovered = new Map<string, DiscoveredPrinter>();
+  /** What printers told about themselves (IPP capabilities), by path; kept in memory, refreshed by status probes. */
+  private readonly details = new Map<string, Pick<DiscoveredPrinter, 'capabilities' | 'supportedFormats'>>();
   /** The last computed list, valid while the settings object and the discovered set are unchanged. */
   private cache: { settings: object; version: number; list: PrinterRecord[] } | null = null;
   private version = 0;
@@ -131,6 +133,12 @@ export class PrinterRegistry {
     return { printers: this.list(), warnings };
   }
 
+  /** Records what a printer reported about itself (capabilities, formats); shown on its record. */
+  setDetails(path: string, details: Pick<DiscoveredPrinter, 'capabilities' | 'supportedFormats'>): void {
+    this.details.set(path, details);
+    this.version += 1;
+  }
+
   /** Applies a hotplug/browse event from a source. */
   apply(source: string, event: DiscoveryEvent): void {
     if (event.kind === 'attached') this.discovered.set(event.printer.path, { ...event.printer, locator: { ...event.printer.locator, source } });
@@ -150,6 +158,7 @@ export class PrinterRegistry {
     const override = this.deps.settings.value.printerOverrides[printer.path] ?? {};
     return {
       ...printer,
+      ...this.details.get(printer.path),
       ...(override.model ? { model: override.model } : {}),
       content: override.content ?? printer.content,
       id: printerId(printer.path),

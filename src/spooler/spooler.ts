@@ -226,7 +226,7 @@ export class Spooler {
         job.cupsJobId = result.printerJobId;
         this.printerTracked.add(job.jobId);
       }
-      this.finish(job, 'completed', null);
+      if (!result.pending) this.finish(job, 'completed', null);
     } catch (err) {
       const error = toDeviceError(err);
       this.finish(job, 'failed', error.code === 'CANCELED' ? 'Canceled' : error.message);

@@ -14,7 +14,11 @@ export interface PrinterRouteDeps {
 
 /** The printer and discovery routes. */
 export function printerRoutes(deps: PrinterRouteDeps): Route[] {
-  const view = async (record: PrinterRecord) => printerView(record, deps.status.fresh(record.path) ?? (await deps.status.get(record.path)));
+  // the status probe may refresh what the printer reports about itself, so the record is read after it
+  const view = async (record: PrinterRecord) => {
+    const live = deps.status.fresh(record.path) ?? (await deps.status.get(record.path));
+    return printerView(deps.registry.find(record.path) ?? record, live);
+  };
   const views = (records: PrinterRecord[]) => Promise.all(records.map(view));
   /** Answers from the status cache without waiting when every status is fresh (the common polling case). */
   const listReply = (records: PrinterRecord[], message: string) => {

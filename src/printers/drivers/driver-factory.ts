@@ -4,6 +4,9 @@ import type { Logger } from '../../log';
 import type { PrinterRecord } from '../registry';
 import type { PreflightOutcome, PrinterDriver } from './driver';
 import { StreamDriver } from './stream-driver';
+import { IppDriver } from './ipp-driver';
+import { DEFAULT_IPP_RESOURCE } from '../printer-path';
+import type { Connection } from '../../schemas/printer';
 import { rawTcpStatus, tcpTransport, zplTcpPreflight, zplTcpStatus } from './zpl-tcp';
 
 /** Time limits of byte-stream transports, in ms. */
@@ -34,6 +37,9 @@ export function createDriverFactory(deps: DriverFactoryDeps): (printer: PrinterR
         status: zpl ? () => zplTcpStatus(transport, deps.timeouts) : () => rawTcpStatus(connection.host ?? '', connection.port ?? 9100, deps.timeouts),
       });
     }
+    if (connection.type === 'network') {
+      return new IppDriver({ uri: ippUri(connection), timeoutMs: 10_000, pollMs: 500, maxWaitMs: 120_000, logger: deps.logger });
+    }
     return new UnsupportedDriver(printer);
   };
 }
@@ -53,4 +59,11 @@ class UnsupportedDriver implements PrinterDriver {
   status() {
     return Promise.resolve({ status: 'unknown' as const, statusReasons: [] });
   }
+}
+
+/** The printer URI of a network IPP connection (`ipp://host:port/resource`). */
+export function ippUri(connection: Connection): string {
+  const scheme = connection.protocol === 'ipps' || connection.protocol === 'https' ? 'ipps' : 'ipp';
+  const host = connection.host?.includes(':') ? `[${connection.host}]` : connection.host;
+  return `${scheme}://${host}:${connection.port ?? 631}${connection.resourcePath ?? DEFAULT_IPP_RESOURCE}`;
 }

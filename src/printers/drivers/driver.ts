@@ -29,6 +29,8 @@ export interface DeliveryResult {
   bytes: number;
   /** The printer's own job id (IPP job-id), when it gave one. */
   printerJobId?: string;
+  /** True when the printer still holds the job: it stays `printing` and GET /jobs reads its state live. */
+  pending?: boolean;
 }
 
 /** Live state of a job the printer itself tracks (IPP). */
