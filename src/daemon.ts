@@ -23,6 +23,7 @@ import { PrinterRegistry } from './printers/registry';
 import { StatusCache } from './printers/status-cache';
 import { SettingsStore } from './settings/settings-store';
 import { createPrinterServices } from './printers/printer-services';
+import type { UsbBackend } from './usb/usb-backend';
 
 /** Where the daemon ended up listening. */
 export interface RunningDaemon {
@@ -32,15 +33,22 @@ export interface RunningDaemon {
   stop(): Promise<void>;
 }
 
+/** Hardware the daemon talks to, swappable by the caller (libusb on the device, a fake USB bus in tests). */
+export interface DaemonHardware {
+  /** Opens the USB bus; may throw when libusb cannot load (the daemon then runs without USB and says so). */
+  usb: () => UsbBackend;
+}
+
 /** Starts the daemon; `announce` receives the lines meant for stdout (listening addresses, the new key). */
-export async function startDaemon(options: DaemonOptions, logger: Logger, announce: (line: string) => void): Promise<RunningDaemon> {
+export async function startDaemon(options: DaemonOptions, logger: Logger, announce: (line: string) => void, hardware: DaemonHardware): Promise<RunningDaemon> {
   const dataDir = resolve(options.dataDir);
   const settings = new SettingsStore({ dataDir, seedApiKey: options.apiKey, logger });
   await settings.persist();
   if (settings.generatedApiKey) announce(`API key (shown once): ${settings.value.apiKey}`);
 
   const warnings: string[] = [];
-  const services = createPrinterServices({ dataDir, settings, logger, mdns: options.mdns, timeouts: options.timeouts, warnings });
+  const usb = openUsb(hardware, warnings, logger);
+  const services = createPrinterServices({ dataDir, settings, logger, mdns: options.mdns, timeouts: options.timeouts, usb, warnings });
   const registry = new PrinterRegistry({ settings, sources: services.sources, probeContent: services.probeContent, logger });
   const status = new StatusCache({ probe: (path) => services.liveStatus(registry.get(path)), budgetMs: 1000, ttlMs: 2000 });
   await services.start(registry, status);
@@ -93,4 +101,15 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
       await settings.flush();
     },
   };
+}
+
+function openUsb(hardware: DaemonHardware, warnings: string[], logger: Logger): UsbBackend | null {
+  try {
+    return hardware.usb();
+  } catch (err) {
+    const line = `USB unavailable: ${(err as Error).message}`;
+    warnings.push(line);
+    logger.warn(line);
+    return null;
+  }
 }

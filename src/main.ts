@@ -6,6 +6,8 @@ import { createLogger } from './log';
 import { readFile, writeFile } from 'node:fs/promises';
 import { runRenderCommand } from './render/render-command';
 import { readPdfiumWasm } from './render/render-assets';
+import { runUsbListCommand } from './usb/usb-list-command';
+import { libusbBackend } from './usb/libusb-backend';
 
 async function main(): Promise<number> {
   let command;
@@ -37,7 +39,7 @@ async function serve(options: Parameters<typeof startDaemon>[0]): Promise<number
   const logger = createLogger(options.logLevel);
   // the usb addon loader (node-gyp-build shim) reads the native dir from the environment
   if (options.nativeDir) process.env.PRINTPROXY_NATIVE_DIR = options.nativeDir;
-  const daemon = await startDaemon(options, logger, (line) => process.stdout.write(line + '\n'));
+  const daemon = await startDaemon(options, logger, (line) => process.stdout.write(line + '\n'), { usb: libusbBackend });
   return new Promise((resolve) => {
     let stopping = false;
     const stop = (signal: string) => {
@@ -67,8 +69,7 @@ async function runSubcommand(kind: 'render' | 'usb-list', args: string[]): Promi
       loadWasm: async () => readPdfiumWasm(),
     });
   }
-  process.stderr.write(`${kind} is not available in this build\n`);
-  return 1;
+  return runUsbListCommand(libusbBackend(), (t) => process.stdout.write(t), (t) => process.stderr.write(t));
 }
 
 main().then(

@@ -21,6 +21,8 @@ import { ippUri } from './drivers/driver-factory';
 import { buildTestPagePdf } from '../ipp/test-page-pdf';
 import type { TestPageBuilder } from './test-documents';
 import { createPdfToZpl } from '../spooler/pdf-filter';
+import { UsbDiscovery } from '../discovery/usb-discovery';
+import type { UsbBackend } from '../usb/usb-backend';
 
 /** Inputs of the printer services. */
 export interface PrinterServicesDeps {
@@ -29,6 +31,8 @@ export interface PrinterServicesDeps {
   logger: Logger;
   mdns: boolean;
   timeouts: TransportTimeouts;
+  /** The USB bus (libusb, or a fake in tests); null when it could not be opened. */
+  usb: UsbBackend | null;
   /** Subsystems that fail to start add a line here (shown in GET /status). */
   warnings: string[];
 }
@@ -51,12 +55,26 @@ function isIpp(printer: PrinterRecord): boolean {
   return printer.connection.type === 'network' && printer.connection.protocol !== 'tcp';
 }
 
+/** First scan, then hotplug watching; a source that fails becomes a warning in GET /status, the daemon goes on. */
+async function startDiscovery(registry: PrinterRegistry, sources: DiscoverySource[], deps: PrinterServicesDeps): Promise<void> {
+  const report = await registry.discover();
+  deps.warnings.push(...report.warnings);
+  for (const source of sources) {
+    try {
+      await source.start?.((event) => registry.apply(source.name, event));
+    } catch (err) {
+      deps.warnings.push(`${source.name} watching failed: ${(err as Error).message}`);
+    }
+  }
+}
+
 /** The PDF test page for document printers. */
 const testPage: TestPageBuilder = (info) => ({ data: buildTestPagePdf(info), format: 'pdf', contentType: 'pdf_base64' });
 
 /** Builds the printer services for this device. */
 export function createPrinterServices(deps: PrinterServicesDeps): PrinterServices {
-  const driverFor = createDriverFactory({ timeouts: deps.timeouts, logger: deps.logger });
+  const driverFor = createDriverFactory({ timeouts: deps.timeouts, logger: deps.logger, usb: deps.usb });
+  const sources: DiscoverySource[] = deps.usb ? [new UsbDiscovery({ backend: deps.usb, timeoutMs: 2000, logger: deps.logger })] : [];
   const store = new JobStore({ retentionMs: HOUR_MS, maxRecords: 10_000 });
   const pdf = createPdfToZpl({ maxQueue: 64, jobTimeoutMs: 30_000, logger: deps.logger });
   const roots = () => [join(deps.dataDir, 'files'), ...deps.settings.value.shares.map((s) => s.sharePath)];
@@ -67,7 +85,7 @@ export function createPrinterServices(deps: PrinterServicesDeps): PrinterService
     return { spooler, registry };
   };
   return {
-    sources: [],
+    sources,
     probeContent: (connection) => (connection.protocol === 'tcp' ? probeZplContent(connection.host, connection.port ?? 9100, deps.timeouts) : Promise.resolve('pdf')),
     async liveStatus(printer) {
       if (!isIpp(printer)) return driverFor(printer).status();
@@ -90,6 +108,7 @@ export function createPrinterServices(deps: PrinterServicesDeps): PrinterService
         maxHoldMs: HOUR_MS,
         onJobEnded: (job) => status.invalidate(job.printer),
       });
+      await startDiscovery(reg, sources, deps);
       const recovered = spooler.recover();
       if (recovered > 0) deps.logger.info('spooled jobs recovered', { count: recovered });
     },
@@ -103,6 +122,7 @@ export function createPrinterServices(deps: PrinterServicesDeps): PrinterService
     },
     advertise: async () => undefined,
     async stop() {
+      await Promise.all(sources.map((source) => source.stop?.()));
       await spooler?.close(5000);
       await pdf.close();
     },

@@ -5,6 +5,9 @@ import type { PrinterRecord } from '../registry';
 import type { PreflightOutcome, PrinterDriver } from './driver';
 import { StreamDriver } from './stream-driver';
 import { IppDriver } from './ipp-driver';
+import { UsbTransport } from '../../transports/usb-transport';
+import type { UsbBackend } from '../../usb/usb-backend';
+import { usbLocatorOf, usbPortStatus } from '../../usb/usb-status';
 import { DEFAULT_IPP_RESOURCE } from '../printer-path';
 import type { Connection } from '../../schemas/printer';
 import { rawTcpStatus, tcpTransport, zplTcpPreflight, zplTcpStatus } from './zpl-tcp';
@@ -22,6 +25,8 @@ export interface TransportTimeouts {
 export interface DriverFactoryDeps {
   timeouts: TransportTimeouts;
   logger: Logger;
+  /** The USB bus, or null when libusb could not be loaded. */
+  usb: UsbBackend | null;
 }
 
 /** Returns a function that builds the driver of a printer. */
@@ -35,6 +40,15 @@ export function createDriverFactory(deps: DriverFactoryDeps): (printer: PrinterR
         transport,
         preflight: zpl ? () => zplTcpPreflight(transport, deps.timeouts) : undefined,
         status: zpl ? () => zplTcpStatus(transport, deps.timeouts) : () => rawTcpStatus(connection.host ?? '', connection.port ?? 9100, deps.timeouts),
+      });
+    }
+    const locator = usbLocatorOf(printer.locator);
+    if (connection.type === 'usb' && deps.usb && locator) {
+      const usb = deps.usb;
+      // no pre-flight for USB printers (seed 4.5.1 rule 3); a receipt printer's paper-out never fails a job
+      return new StreamDriver({
+        transport: new UsbTransport({ backend: usb, locator, writeTimeoutMs: deps.timeouts.idleMs }),
+        status: () => usbPortStatus(usb, locator, Math.min(deps.timeouts.queryMs, 900)),
       });
     }
     if (connection.type === 'network') {

@@ -1,0 +1,122 @@
+// USB printer transport: claim (detaching usblp), bulk OUT with the zero-length-packet rule, release; CUPS quirks.
+import { DeviceError } from '../errors';
+import { NO_REATTACH_VENDORS, UNIDIRECTIONAL_VENDORS } from '../usb/usb-identify';
+import { portKey, UsbError, type UsbBackend, type UsbDeviceInfo, type UsbHandle, type UsbInterfaceInfo } from '../usb/usb-backend';
+import type { SendResult, Transport } from './transport';
+
+/** Where the printer is: the locator its discovery recorded. */
+export interface UsbLocator {
+  bus: number;
+  ports: string;
+  vendorId: number;
+  productId: number;
+  interface: number;
+}
+
+/** Settings: backend, locator, per-transfer time limit (ms) and the largest bulk transfer (bytes). */
+export interface UsbTransportOptions {
+  backend: UsbBackend;
+  locator: UsbLocator;
+  writeTimeoutMs: number;
+  chunkBytes?: number;
+}
+
+/** A Transport over one USB printer interface; each call opens, claims, releases and closes. */
+export class UsbTransport implements Transport {
+  readonly describe: string;
+
+  constructor(private readonly options: UsbTransportOptions) {
+    const hex = (n: number) => n.toString(16).padStart(4, '0');
+    this.describe = `usb ${hex(options.locator.vendorId)}:${hex(options.locator.productId)} at ${options.locator.bus}-${options.locator.ports}`;
+  }
+
+  /** Sends every byte in bulk OUT transfers, then a zero-length packet when the size is a multiple of the packet size. */
+  async send(data: Uint8Array, signal?: AbortSignal): Promise<SendResult> {
+    let sent = 0;
+    return this.withInterface(async (handle, iface) => {
+      const out = iface.endpoints.find((e) => e.direction === 'out' && e.transferType === 'bulk')!;
+      const chunk = this.options.chunkBytes ?? 16 * 1024;
+      while (sent < data.length) {
+        if (signal?.aborted) throw new DeviceError('CANCELED', 'Canceled', sent);
+        const piece = data.subarray(sent, Math.min(sent + chunk, data.length));
+        await handle.bulkOut(iface.number, out.address, piece, this.options.writeTimeoutMs).catch((err: unknown) => Promise.reject(this.error(err, sent, data.length)));
+        sent += piece.length;
+      }
+      if (data.length > 0 && data.length % out.maxPacketSize === 0) {
+        await handle.bulkOut(iface.number, out.address, new Uint8Array(0), this.options.writeTimeoutMs).catch((err: unknown) => Promise.reject(this.error(err, sent, data.length)));
+      }
+      return { bytes: sent };
+    }, () => sent, data.length);
+  }
+
+  /** Writes a status command and reads bulk IN until `complete`; null for unidirectional printers or silence. */
+  async query(command: Uint8Array, complete: (reply: Buffer) => boolean, timeoutMs: number): Promise<Buffer | null> {
+    if (UNIDIRECTIONAL_VENDORS.has(this.options.locator.vendorId)) return null;
+    return this.withInterface(async (handle, iface) => {
+      const out = iface.endpoints.find((e) => e.direction === 'out' && e.transferType === 'bulk')!;
+      const input = iface.endpoints.find((e) => e.direction === 'in' && e.transferType === 'bulk');
+      if (!input) return null;
+      await handle.bulkOut(iface.number, out.address, command, timeoutMs);
+      let reply = Buffer.alloc(0);
+      const deadline = Date.now() + timeoutMs;
+      while (Date.now() < deadline && !complete(reply)) {
+        const piece = await handle.bulkIn(iface.number, input.address, input.maxPacketSize * 8, Math.max(1, deadline - Date.now())).catch((err: unknown) => {
+          if (err instanceof UsbError && err.name === 'LIBUSB_ERROR_TIMEOUT') return Buffer.alloc(0);
+          throw err;
+        });
+        reply = Buffer.concat([reply, piece]);
+        if (piece.length === 0) break;
+      }
+      return complete(reply) ? reply : null;
+    }, () => 0, command.length);
+  }
+
+  /** Opens the device, claims the printer interface, runs `work`, releases (re-attaching usblp unless Zebra) and closes. */
+  private async withInterface<T>(work: (handle: UsbHandle, iface: UsbInterfaceInfo) => Promise<T>, sent: () => number, total: number): Promise<T> {
+    const device = await this.find();
+    const iface = device.interfaces.find((i) => i.number === this.options.locator.interface);
+    if (!iface) throw new DeviceError('DEVICE_GONE', `${this.describe}: interface ${this.options.locator.interface} is gone`);
+    let handle: UsbHandle | null = null;
+    let detached = false;
+    try {
+      handle = await this.options.backend.open(device);
+      detached = await handle.claim(iface.number);
+      return await work(handle, iface);
+    } catch (err) {
+      throw this.error(err, sent(), total);
+    } finally {
+      if (handle) {
+        await handle.release(iface.number, detached && !NO_REATTACH_VENDORS.has(device.vendorId)).catch(() => undefined);
+        handle.close();
+      }
+    }
+  }
+
+  private async find(): Promise<UsbDeviceInfo> {
+    const { bus, ports, vendorId, productId } = this.options.locator;
+    const devices = await this.options.backend.list().catch((err: unknown) => Promise.reject(this.error(err, 0, 0)));
+    const device = devices.find((d) => portKey(d) === `${bus}-${ports || '0'}` && d.vendorId === vendorId && d.productId === productId);
+    if (!device) throw new DeviceError('DEVICE_GONE', `${this.describe}: the printer is not connected (unplugged or powered off)`);
+    return device;
+  }
+
+  private error(err: unknown, sent: number, total: number): DeviceError {
+    if (err instanceof DeviceError) return err;
+    const progress = total > 0 ? ` after ${sent} of ${total} bytes` : '';
+    const name = err instanceof UsbError ? err.name : 'LIBUSB_ERROR_OTHER';
+    switch (name) {
+      case 'LIBUSB_ERROR_ACCESS':
+        return new DeviceError('ACCESS_DENIED', `${this.describe}: permission denied; the daemon's user needs access to USB printers (install /etc/udev/rules.d/99-printproxyd.rules and re-plug the printer)`, sent);
+      case 'LIBUSB_ERROR_BUSY':
+        return new DeviceError('DEVICE_BUSY', `${this.describe}: the printer is held by another process (a CUPS backend or another driver); stop it and retry`, sent);
+      case 'LIBUSB_ERROR_NO_DEVICE':
+        return new DeviceError('DEVICE_GONE', `${this.describe}: the printer was disconnected${progress}`, sent);
+      case 'LIBUSB_ERROR_TIMEOUT':
+        return new DeviceError('WRITE_TIMEOUT', `${this.describe}: the printer accepted no data for ${this.options.writeTimeoutMs / 1000} s${progress}`, sent);
+      case 'LIBUSB_ERROR_PIPE':
+        return new DeviceError('IO', `${this.describe}: the printer stalled the transfer${progress}`, sent);
+      default:
+        return new DeviceError('IO', `${this.describe}: ${(err as Error)?.message ?? String(err)}${progress}`, sent);
+    }
+  }
+}

@@ -1,0 +1,51 @@
+// Tolerant parser of IEEE 1284 device IDs (GET_DEVICE_ID), and what they say about a printer.
+import type { ContentKind } from '../schemas/printer';
+
+/** Thrown for a reply that holds no device ID at all; the only error the parser throws. */
+export class DeviceIdError extends Error {
+  readonly code = 'DEVICE_ID';
+}
+
+/** Keys of a device ID, upper-cased, values trimmed (`MFG`, `MDL`, `CMD`, …, long names folded to short ones). */
+export type DeviceId = Record<string, string>;
+
+const ALIASES: Record<string, string> = { MANUFACTURER: 'MFG', MODEL: 'MDL', 'COMMAND SET': 'CMD', COMMANDSET: 'CMD', DESCRIPTION: 'DES', CLASS: 'CLS' };
+
+/** The ID text of a GET_DEVICE_ID reply: big-endian length first, little-endian when that is the only one that fits. */
+export function deviceIdText(reply: Uint8Array): string {
+  if (reply.length < 2) throw new DeviceIdError(`device ID reply of ${reply.length} bytes`);
+  const be = (reply[0] << 8) | reply[1];
+  const le = (reply[1] << 8) | reply[0];
+  const fits = (n: number) => n >= 2 && n <= reply.length;
+  const length = fits(be) ? be : fits(le) ? le : reply.length;
+  return Buffer.from(reply.subarray(2, length)).toString('latin1').replace(/\0+$/, '');
+}
+
+/** Parses `KEY:value;KEY:value;` pairs; pieces without a colon are skipped. */
+export function parseDeviceId(text: string): DeviceId {
+  const id: DeviceId = {};
+  for (const part of text.split(';')) {
+    const colon = part.indexOf(':');
+    if (colon <= 0) continue;
+    const raw = part.slice(0, colon).trim().toUpperCase();
+    const key = ALIASES[raw] ?? raw;
+    if (!id[key]) id[key] = part.slice(colon + 1).trim();
+  }
+  return id;
+}
+
+/** The model name: MFG and MDL, without repeating the maker. */
+export function modelOf(id: DeviceId, fallback: string): string {
+  const mfg = id.MFG ?? '';
+  const mdl = id.MDL ?? '';
+  if (!mdl) return (mfg || fallback).trim();
+  return mdl.toLowerCase().startsWith(mfg.toLowerCase()) ? mdl : `${mfg} ${mdl}`.trim();
+}
+
+/** `ZPL` in the command set → zpl; ESC/POS, Epson, Star → raw; PDF → pdf; anything else → raw. */
+export function contentOf(id: DeviceId): ContentKind {
+  const commands = (id.CMD ?? '').toUpperCase().split(/[,\s]+/);
+  if (commands.some((c) => c === 'ZPL' || c === 'ZPL2' || c.startsWith('ZPL'))) return 'zpl';
+  if (commands.some((c) => c === 'PDF' || c === 'APPLICATION/PDF')) return 'pdf';
+  return 'raw';
+}

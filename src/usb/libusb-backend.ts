@@ -1,0 +1,154 @@
+// The UsbBackend over libusb (`usb@2.18.0`, legacy API): kept thin enough to read whole.
+import type { Device, InEndpoint, OutEndpoint } from 'usb';
+import { UsbError, type UsbBackend, type UsbDeviceInfo, type UsbErrorName, type UsbHandle } from './usb-backend';
+
+const TRANSFER_TYPES = ['control', 'isochronous', 'bulk', 'interrupt'] as const;
+
+type UsbModule = typeof import('usb');
+let loaded: UsbModule | null = null;
+
+/** The real USB bus; loads the libusb addon on first use and throws when it cannot. */
+export function libusbBackend(): UsbBackend {
+  // loaded here rather than at import, so a device without working libusb still serves everything else
+  const { getDeviceList, usb } = (loaded ??= require('usb') as UsbModule);
+  return {
+    list: async () => Promise.all(getDeviceList().map(describe)),
+    open: async (info) => openDevice(findDevice(info)),
+    watch(onAttach, onDetach) {
+      const attach = (device: Device) => void describe(device).then(onAttach, () => undefined);
+      const detach = (device: Device) => onDetach({ busNumber: device.busNumber, deviceAddress: device.deviceAddress, portNumbers: device.portNumbers ?? [] });
+      usb.on('attach', attach);
+      usb.on('detach', detach);
+      return () => {
+        usb.off('attach', attach);
+        usb.off('detach', detach);
+      };
+    },
+  };
+}
+
+function findDevice(info: UsbDeviceInfo): Device {
+  const device = loaded!.getDeviceList().find((d) => d.busNumber === info.busNumber && d.deviceAddress === info.deviceAddress);
+  if (!device) throw new UsbError('LIBUSB_ERROR_NO_DEVICE');
+  return device;
+}
+
+async function describe(device: Device): Promise<UsbDeviceInfo> {
+  const d = device.deviceDescriptor;
+  let config: Device['configDescriptor'] | undefined;
+  try {
+    config = device.configDescriptor;
+  } catch {
+    config = undefined;
+  }
+  const strings = await readStrings(device, [d.iSerialNumber, d.iManufacturer, d.iProduct]);
+  return {
+    busNumber: device.busNumber,
+    deviceAddress: device.deviceAddress,
+    portNumbers: device.portNumbers ?? [],
+    vendorId: d.idVendor,
+    productId: d.idProduct,
+    deviceClass: d.bDeviceClass,
+    serialNumber: strings[0],
+    manufacturer: strings[1],
+    product: strings[2],
+    configurationValue: config?.bConfigurationValue ?? 1,
+    interfaces: (config?.interfaces ?? []).map((alts) => {
+      const i = alts[0];
+      return {
+        number: i.bInterfaceNumber,
+        alternate: i.bAlternateSetting,
+        interfaceClass: i.bInterfaceClass,
+        interfaceSubclass: i.bInterfaceSubClass,
+        interfaceProtocol: i.bInterfaceProtocol,
+        endpoints: i.endpoints.map((e) => ({
+          address: e.bEndpointAddress,
+          direction: e.bEndpointAddress & 0x80 ? ('in' as const) : ('out' as const),
+          transferType: TRANSFER_TYPES[e.bmAttributes & 0x3],
+          maxPacketSize: e.wMaxPacketSize,
+        })),
+      };
+    }),
+  };
+}
+
+/** Reads string descriptors; a device we may not open yields empty strings. */
+async function readStrings(device: Device, indexes: number[]): Promise<string[]> {
+  try {
+    device.open();
+  } catch {
+    return indexes.map(() => '');
+  }
+  try {
+    return await Promise.all(
+      indexes.map((index) => (index ? new Promise<string>((resolve) => device.getStringDescriptor(index, (err, value) => resolve(err ? '' : (value ?? '').trim()))) : Promise.resolve(''))),
+    );
+  } finally {
+    device.close();
+  }
+}
+
+function openDevice(device: Device): UsbHandle {
+  wrap(() => device.open());
+  return {
+    controlIn: (type, request, value, index, length, timeoutMs) =>
+      new Promise((resolve, reject) => {
+        device.timeout = timeoutMs;
+        device.controlTransfer(type, request, value, index, length, (err, data) => (err ? reject(usbError(err)) : resolve(Buffer.from((data as Buffer | undefined) ?? []))));
+      }),
+    claim: async (n) => {
+      const iface = device.interface(n);
+      const bound = wrap(() => iface.isKernelDriverActive());
+      if (bound) wrap(() => iface.detachKernelDriver());
+      wrap(() => iface.claim());
+      return bound;
+    },
+    release: (n, reattach) =>
+      new Promise((resolve) => {
+        const iface = device.interface(n);
+        iface.release(true, () => {
+          if (reattach) {
+            try {
+              iface.attachKernelDriver();
+            } catch {
+              // the kernel driver may be gone; nothing to restore
+            }
+          }
+          resolve();
+        });
+      }),
+    bulkOut: (n, address, data, timeoutMs) =>
+      new Promise((resolve, reject) => {
+        const endpoint = device.interface(n).endpoint(address) as OutEndpoint;
+        endpoint.timeout = timeoutMs;
+        endpoint.transfer(Buffer.from(data), (err) => (err ? reject(usbError(err)) : resolve()));
+      }),
+    bulkIn: (n, address, length, timeoutMs) =>
+      new Promise((resolve, reject) => {
+        const endpoint = device.interface(n).endpoint(address) as InEndpoint;
+        endpoint.timeout = timeoutMs;
+        endpoint.transfer(length, (err, data) => (err ? reject(usbError(err)) : resolve(Buffer.from(data ?? []))));
+      }),
+    close: () => {
+      try {
+        device.close();
+      } catch {
+        // already closed or gone
+      }
+    },
+  };
+}
+
+function wrap<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    throw usbError(err);
+  }
+}
+
+function usbError(err: unknown): UsbError {
+  const text = err instanceof Error ? err.message : String(err);
+  const name = /LIBUSB_ERROR_[A-Z_]+/.exec(text)?.[0] as UsbErrorName | undefined;
+  return new UsbError(name ?? 'LIBUSB_ERROR_OTHER', text);
+}

@@ -1,0 +1,74 @@
+// Which USB devices are printers, what they are, and the stable path each one gets.
+import type { DiscoveredPrinter } from '../schemas/printer';
+import { contentOf, deviceIdText, modelOf, parseDeviceId, type DeviceId } from './ieee1284';
+import { getDeviceId } from './printer-class';
+import { portKey, type UsbBackend, type UsbDeviceInfo, type UsbInterfaceInfo } from './usb-backend';
+
+/** Receipt printers that present a vendor-specific interface instead of class 7 (vendor id → name). */
+export const RECEIPT_VENDORS: Record<number, string> = { 0x04b8: 'Epson', 0x0519: 'Star Micronics', 0x1d90: 'Citizen', 0x1504: 'Bixolon', 0x0fe6: 'POS' };
+
+const PRINTER_CLASS = 7;
+const VENDOR_CLASS = 0xff;
+
+/** Vendors whose printers must be treated as unidirectional (CUPS usb quirks): Zebra, Star. */
+export const UNIDIRECTIONAL_VENDORS = new Set([0x0a5f, 0x0519]);
+/** Vendors whose kernel driver is not re-attached after a job (CUPS: Zebra). */
+export const NO_REATTACH_VENDORS = new Set([0x0a5f]);
+
+/** The interface to print through: class 7 first, else a fingerprinted vendor-class one with a bulk OUT endpoint. */
+export function printerInterface(device: UsbDeviceInfo): UsbInterfaceInfo | null {
+  const withOut = (i: UsbInterfaceInfo) => i.endpoints.some((e) => e.direction === 'out' && e.transferType === 'bulk');
+  const printer = device.interfaces.find((i) => i.interfaceClass === PRINTER_CLASS && withOut(i));
+  if (printer) return printer;
+  if (!(device.vendorId in RECEIPT_VENDORS)) return null;
+  return device.interfaces.find((i) => i.interfaceClass === VENDOR_CLASS && withOut(i)) ?? null;
+}
+
+/** Path `usb_sn_<serial>`; without a usable serial, a synthetic id from vendor, product and the physical port. */
+export function usbPath(device: UsbDeviceInfo, serialIsUnique: boolean): string {
+  const serial = device.serialNumber.trim().replace(/[^A-Za-z0-9-]+/g, '-').replace(/^-+|-+$/g, '');
+  if (serial && serialIsUnique) return `usb_sn_${serial}`;
+  const hex = (n: number) => n.toString(16).padStart(4, '0');
+  return `usb_sn_${hex(device.vendorId)}-${hex(device.productId)}-port-${portKey(device).replace(/\./g, '-')}`;
+}
+
+/** Reads the 1284 ID (an unreadable or garbled one reads as empty) and describes the printer. */
+export async function identify(backend: UsbBackend, device: UsbDeviceInfo, iface: UsbInterfaceInfo, path: string, timeoutMs: number): Promise<DiscoveredPrinter> {
+  const id = await readDeviceId(backend, device, iface, timeoutMs);
+  const receipt = iface.interfaceClass !== PRINTER_CLASS;
+  const fallbackModel = [device.manufacturer || RECEIPT_VENDORS[device.vendorId] || '', device.product].filter(Boolean).join(' ') || 'USB printer';
+  return {
+    path,
+    connection: { type: 'usb', ...(device.serialNumber ? { serialNumber: device.serialNumber } : {}) },
+    model: modelOf(id, fallbackModel),
+    content: receipt && !id.CMD ? 'raw' : contentOf(id),
+    locator: {
+      bus: device.busNumber,
+      ports: device.portNumbers.join('.'),
+      vendorId: device.vendorId,
+      productId: device.productId,
+      serial: device.serialNumber,
+      interface: iface.number,
+    },
+  };
+}
+
+async function readDeviceId(backend: UsbBackend, device: UsbDeviceInfo, iface: UsbInterfaceInfo, timeoutMs: number): Promise<DeviceId> {
+  let handle;
+  try {
+    handle = await backend.open(device);
+    const reply = await getDeviceId(handle, Math.max(0, device.configurationValue - 1), iface.number, iface.alternate, timeoutMs);
+    return parseDeviceId(deviceIdText(reply));
+  } catch {
+    return {};
+  } finally {
+    handle?.close();
+  }
+}
+
+/** Serials that more than one attached printer reports (cheap clones share one); those printers get port-based paths. */
+export function duplicateSerials(devices: UsbDeviceInfo[]): Set<string> {
+  const seen = new Map<string, number>();
+  for (const d of devices) if (d.serialNumber) seen.set(d.serialNumber, (seen.get(d.serialNumber) ?? 0) + 1);
+  return new Set([...seen].filter(([, n]) => n > 1).map(([s]) => s));
+}

@@ -1,0 +1,45 @@
+// `printproxyd usb-list`: what libusb sees — ids, classes, the 1284 device ID and the path each printer would get.
+import { deviceIdText } from './ieee1284';
+import { getDeviceId } from './printer-class';
+import { duplicateSerials, printerInterface, usbPath } from './usb-identify';
+import type { UsbBackend, UsbDeviceInfo } from './usb-backend';
+
+/** Prints a JSON array (one entry per device) to `out`; returns the exit code (0, or 1 when libusb fails). */
+export async function runUsbListCommand(backend: UsbBackend, out: (text: string) => void, err: (text: string) => void): Promise<number> {
+  let devices: UsbDeviceInfo[];
+  try {
+    devices = await backend.list();
+  } catch (e) {
+    err(`printproxyd usb-list: libusb failed: ${(e as Error).message}\n`);
+    return 1;
+  }
+  const dupes = duplicateSerials(devices.filter((d) => printerInterface(d)));
+  const rows = await Promise.all(devices.map((d) => row(backend, d, dupes)));
+  out(JSON.stringify(rows, null, 2) + '\n');
+  return 0;
+}
+
+async function row(backend: UsbBackend, device: UsbDeviceInfo, dupes: Set<string>) {
+  const hex = (n: number) => n.toString(16).padStart(4, '0');
+  const iface = printerInterface(device);
+  let deviceId: string | null = null;
+  if (iface) {
+    const handle = await backend.open(device).catch(() => null);
+    if (handle) {
+      deviceId = await getDeviceId(handle, Math.max(0, device.configurationValue - 1), iface.number, iface.alternate, 2000).then(deviceIdText, () => null);
+      handle.close();
+    }
+  }
+  return {
+    id: `${hex(device.vendorId)}:${hex(device.productId)}`,
+    bus: device.busNumber,
+    ports: device.portNumbers.join('.'),
+    manufacturer: device.manufacturer,
+    product: device.product,
+    serialNumber: device.serialNumber,
+    classes: device.interfaces.map((i) => i.interfaceClass),
+    printerInterface: iface?.number ?? null,
+    deviceId,
+    path: iface ? usbPath(device, !dupes.has(device.serialNumber)) : null,
+  };
+}

@@ -1,0 +1,27 @@
+// Starts the real daemon inside the test process, with hardware the test provides (a fake USB bus).
+import { parseCommandLine } from '../../src/cli';
+import { startDaemon, type DaemonHardware } from '../../src/daemon';
+import { silentLogger } from '../../src/log';
+import { callApi, type ApiInit, type ApiResult } from './daemon-process';
+import { tempDir } from './temp-dir';
+
+/** A daemon running in this process. */
+export interface InProcessDaemon {
+  baseUrl: string;
+  api: (method: string, path: string, init?: ApiInit) => Promise<ApiResult>;
+  stop: () => Promise<void>;
+}
+
+/** Starts the daemon on 127.0.0.1 port 0 with `hardware`; short transport timeouts keep failure tests fast. */
+export async function startInProcess(hardware: DaemonHardware, dataDir = tempDir('printproxyd-inproc')): Promise<InProcessDaemon> {
+  const key = 'inproc-key-0123456789abcdef';
+  const command = parseCommandLine(['--data-dir', dataDir, '--host', '127.0.0.1', '--port', '0', '--no-https', '--no-mdns'], {
+    PRINTPROXY_API_KEY: key,
+    PRINTPROXY_TCP_IDLE_TIMEOUT_MS: '1500',
+    PRINTPROXY_TCP_QUERY_TIMEOUT_MS: '300',
+  });
+  if (command.kind !== 'serve') throw new Error('expected serve options');
+  const daemon = await startDaemon(command.options, silentLogger, () => undefined, hardware);
+  const baseUrl = `http://127.0.0.1:${daemon.httpPort}`;
+  return { baseUrl, api: (method, path, init) => callApi(baseUrl, key, method, path, init), stop: () => daemon.stop() };
+}

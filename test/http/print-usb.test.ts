@@ -1,0 +1,109 @@
+// USB printers through the HTTP API, on a fake USB bus behind the same interface libusb sits behind.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { deviceIdReply, FakeUsbBus, type FakeUsbDevice } from '../fixtures/fake-usb';
+import { startInProcess, type InProcessDaemon } from '../helpers/in-process-daemon';
+
+let bus: FakeUsbBus;
+let d: InProcessDaemon;
+let zebra: FakeUsbDevice;
+let epson: FakeUsbDevice;
+let plain: FakeUsbDevice;
+
+before(async () => {
+  bus = new FakeUsbBus();
+  zebra = bus.add({ vendorId: 0x0a5f, productId: 0x0166, serialNumber: 'D4J201234', ports: [1], kernelDriverBound: true, deviceIdReply: deviceIdReply('MANUFACTURER:Zebra Technologies;COMMAND SET:ZPL;MODEL:ZTC ZD421-203dpi ZPL;CLASS:PRINTER;') });
+  epson = bus.add({ vendorId: 0x04b8, productId: 0x0202, serialNumber: 'X5E9000123', ports: [2], interfaceClass: 0xff, manufacturer: 'EPSON', product: 'TM-T88V', deviceIdReply: deviceIdReply('MFG:EPSON;CMD:ESCPOS;MDL:TM-T88V;CLS:PRINTER;', true) });
+  plain = bus.add({ vendorId: 0x1234, productId: 0x5678, ports: [3, 1], deviceIdReply: deviceIdReply('MFG:Acme;MDL:LabelJet;CMD:ZPL;') });
+  d = await startInProcess({ usb: () => bus });
+});
+after(async () => {
+  await d.stop();
+});
+
+async function printer(path: string): Promise<any> {
+  return (await d.api('GET', `/printers/${path}`)).body.result.content;
+}
+
+test('discovery finds a Zebra, an Epson receipt printer and a serial-less printer with the right paths and contents', async () => {
+  const res = await d.api('GET', '/discover');
+  assert.equal(res.status, 200);
+  const byPath = new Map<string, any>(res.body.result.content.map((p: any) => [p.path, p]));
+  const z = byPath.get('usb_sn_D4J201234');
+  assert.equal(z.content, 'zpl');
+  assert.equal(z.model, 'Zebra Technologies ZTC ZD421-203dpi ZPL');
+  assert.deepEqual(z.connection, { type: 'usb', serialNumber: 'D4J201234' });
+  assert.equal(z.discovered, true);
+  const e = byPath.get('usb_sn_X5E9000123');
+  assert.equal(e.content, 'raw');
+  assert.equal(e.model, 'EPSON TM-T88V');
+  const p = byPath.get('usb_sn_1234-5678-port-1-3-1');
+  assert.equal(p.content, 'zpl');
+  assert.equal(p.model, 'Acme LabelJet');
+});
+
+test('a ZPL job and a receipt job arrive byte-exact; usblp is detached and, for Zebra, not re-attached', async () => {
+  const label = '^XA^FO20,20^FDusb^FS^XZ';
+  const z = await d.api('POST', '/print/usb_sn_D4J201234', { body: { content: label, contentType: 'zpl' } });
+  assert.equal(z.status, 200, JSON.stringify(z.body));
+  assert.equal(zebra.lastJob()!.toString(), label);
+  assert.equal(zebra.kernelDetaches, 1);
+  assert.equal(zebra.kernelReattaches, 0);
+  const receipt = Buffer.from([0x1b, 0x40, 0x48, 0x69, 0x0a, 0x1d, 0x56, 0x01]);
+  const r = await d.api('POST', '/print/usb_sn_X5E9000123', { raw: receipt });
+  assert.equal(r.status, 200);
+  assert.deepEqual(epson.lastJob(), receipt);
+});
+
+test('a job that is an exact multiple of the packet size ends with a zero-length packet', async () => {
+  const before = plain.transfers.length;
+  const body = 'A'.repeat(128);
+  const res = await d.api('POST', '/print/usb_sn_1234-5678-port-1-3-1', { body: { content: Buffer.from(body).toString('base64'), contentType: 'raw_base64' } });
+  assert.equal(res.status, 200);
+  const sent = plain.transfers.slice(before);
+  assert.equal(Buffer.concat(sent).toString(), body);
+  assert.equal(sent.at(-1)!.length, 0, 'the last transfer is a zero-length packet');
+});
+
+test('port status reasons show in GET /printers/{path}; a receipt paper-out never fails the job', async () => {
+  epson.portStatus = 0x20 | 0x10 | 0x08;
+  const p = await printer('usb_sn_X5E9000123');
+  assert.equal(p.status, 'error');
+  assert.deepEqual(p.statusReasons, ['media-empty-error']);
+  const res = await d.api('POST', '/print/usb_sn_X5E9000123/test');
+  assert.equal(res.status, 200);
+  assert.equal(epson.lastJob()!.subarray(0, 2).toString('hex'), '1b40');
+  epson.portStatus = 0x18;
+});
+
+test('unplugged in the middle of a job: failed with a clear error; re-plugged: same path, same tags', async () => {
+  await d.api('PATCH', '/printers/usb_sn_D4J201234', { body: { tags: ['shipping'] } });
+  zebra.disconnectAfterBytes = 20_000;
+  const big = '^XA' + 'z'.repeat(100_000) + '^XZ';
+  const res = await d.api('POST', '/print/tag_shipping', { body: { content: big, contentType: 'zpl' } });
+  assert.equal(res.status, 502);
+  assert.match(res.body.result.content.error, /^usb 0a5f:0166 at 1-1: the printer was disconnected after \d+ of 100006 bytes$/);
+  const gone = await d.api('GET', '/printers/usb_sn_D4J201234');
+  assert.equal(gone.status, 404);
+  const queued = await d.api('POST', '/print/usb_sn_D4J201234', { body: { content: '^XA^XZ', contentType: 'zpl' } });
+  assert.equal(queued.status, 404);
+
+  zebra.disconnectAfterBytes = 0;
+  bus.attach(zebra);
+  await new Promise((r) => setTimeout(r, 50));
+  const back = await printer('usb_sn_D4J201234');
+  assert.deepEqual(back.tags, ['shipping']);
+  const again = await d.api('POST', '/print/tag_shipping', { body: { content: '^XA^FDback^FS^XZ', contentType: 'zpl' } });
+  assert.equal(again.status, 200);
+  assert.equal(zebra.lastJob()!.toString(), '^XA^FDback^FS^XZ');
+});
+
+test('access denied and busy become job errors that say what to do', async () => {
+  plain.failClaim = 'LIBUSB_ERROR_ACCESS';
+  const denied = await d.api('POST', '/print/usb_sn_1234-5678-port-1-3-1', { body: { content: '^XA^XZ', contentType: 'zpl' } });
+  assert.match(denied.body.result.content.error, /permission denied; .*99-printproxyd\.rules/);
+  plain.failClaim = 'LIBUSB_ERROR_BUSY';
+  const busy = await d.api('POST', '/print/usb_sn_1234-5678-port-1-3-1', { body: { content: '^XA^XZ', contentType: 'zpl' } });
+  assert.match(busy.body.result.content.error, /held by another process/);
+  plain.failClaim = null;
+});

@@ -1,0 +1,53 @@
+// IEEE 1284 device IDs: both length orders, blank and garbage replies, and what the ID says about the printer.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { contentOf, DeviceIdError, deviceIdText, modelOf, parseDeviceId } from '../../src/usb/ieee1284';
+import { portStatusToLive } from '../../src/usb/printer-class';
+import { deviceIdReply } from '../fixtures/fake-usb';
+
+test('big-endian and little-endian lengths give the same ID; values are trimmed; long keys fold', () => {
+  const text = 'MANUFACTURER: Zebra Technologies ;COMMAND SET:ZPL;MODEL:ZD421;';
+  for (const reply of [deviceIdReply(text), deviceIdReply(text, true)]) {
+    const id = parseDeviceId(deviceIdText(reply));
+    assert.deepEqual(id, { MFG: 'Zebra Technologies', CMD: 'ZPL', MDL: 'ZD421' });
+    assert.equal(contentOf(id), 'zpl');
+    assert.equal(modelOf(id, 'x'), 'Zebra Technologies ZD421');
+  }
+});
+
+test('command sets map to contents', () => {
+  assert.equal(contentOf(parseDeviceId('MFG:EPSON;CMD:ESCPOS;MDL:TM-T20;')), 'raw');
+  assert.equal(contentOf(parseDeviceId('MFG:Star;CMD:STAR;')), 'raw');
+  assert.equal(contentOf(parseDeviceId('MFG:HP;CMD:PCL,PJL,PDF,URF;')), 'pdf');
+  assert.equal(contentOf(parseDeviceId('MFG:Zebra;CMD:EPL,ZPL2;')), 'zpl');
+  assert.equal(contentOf(parseDeviceId('MFG:Acme;CMD:PCL;')), 'raw');
+  assert.equal(contentOf({}), 'raw');
+});
+
+test('blank and garbage replies', () => {
+  assert.deepEqual(parseDeviceId(deviceIdText(Buffer.from([0x00, 0x02]))), {});
+  assert.deepEqual(parseDeviceId(deviceIdText(Buffer.from([0xff, 0xff, 0x41, 0x42]))), {});
+  assert.throws(() => deviceIdText(Buffer.from([0x01])), DeviceIdError);
+  assert.equal(modelOf({}, 'EPSON TM-T88V'), 'EPSON TM-T88V');
+});
+
+test('property: any bytes either parse or raise DeviceIdError', () => {
+  fc.assert(
+    fc.property(fc.uint8Array({ maxLength: 300 }), (bytes) => {
+      try {
+        const id = parseDeviceId(deviceIdText(bytes));
+        return typeof id === 'object' && Object.values(id).every((v) => v === v.trim());
+      } catch (err) {
+        return err instanceof DeviceIdError;
+      }
+    }),
+  );
+});
+
+test('port status bits map to decisions.md reasons', () => {
+  assert.deepEqual(portStatusToLive(0x18), { status: 'online', statusReasons: [] });
+  assert.deepEqual(portStatusToLive(0x38), { status: 'error', statusReasons: ['media-empty-error'] });
+  assert.deepEqual(portStatusToLive(0x08), { status: 'error', statusReasons: ['offline-report'] });
+  assert.deepEqual(portStatusToLive(0x10), { status: 'error', statusReasons: ['other-error'] });
+});
