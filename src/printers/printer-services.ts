@@ -22,6 +22,9 @@ import { buildTestPagePdf } from '../ipp/test-page-pdf';
 import type { TestPageBuilder } from './test-documents';
 import { createPdfToZpl } from '../spooler/pdf-filter';
 import { UsbDiscovery } from '../discovery/usb-discovery';
+import { MdnsDiscovery } from '../discovery/mdns-discovery';
+import { MdnsAdvertiser } from '../discovery/mdns-advertiser';
+import { lanAddress } from '../device/system-info';
 import type { UsbBackend } from '../usb/usb-backend';
 
 /** Inputs of the printer services. */
@@ -55,10 +58,9 @@ function isIpp(printer: PrinterRecord): boolean {
   return printer.connection.type === 'network' && printer.connection.protocol !== 'tcp';
 }
 
-/** First scan, then hotplug watching; a source that fails becomes a warning in GET /status, the daemon goes on. */
+/** First scan (in the background: start-up does not wait for mDNS), then watching; failures become warnings in GET /status. */
 async function startDiscovery(registry: PrinterRegistry, sources: DiscoverySource[], deps: PrinterServicesDeps): Promise<void> {
-  const report = await registry.discover();
-  deps.warnings.push(...report.warnings);
+  void registry.discover().then((report) => deps.warnings.push(...report.warnings));
   for (const source of sources) {
     try {
       await source.start?.((event) => registry.apply(source.name, event));
@@ -74,7 +76,11 @@ const testPage: TestPageBuilder = (info) => ({ data: buildTestPagePdf(info), for
 /** Builds the printer services for this device. */
 export function createPrinterServices(deps: PrinterServicesDeps): PrinterServices {
   const driverFor = createDriverFactory({ timeouts: deps.timeouts, logger: deps.logger, usb: deps.usb });
-  const sources: DiscoverySource[] = deps.usb ? [new UsbDiscovery({ backend: deps.usb, timeoutMs: 2000, logger: deps.logger })] : [];
+  const sources: DiscoverySource[] = [
+    ...(deps.usb ? [new UsbDiscovery({ backend: deps.usb, timeoutMs: 2000, logger: deps.logger })] : []),
+    ...(deps.mdns ? [new MdnsDiscovery({ scanMs: 1500, rescanMs: 300_000, probeRaw: (host, port) => probeZplContent(host, port, deps.timeouts), logger: deps.logger })] : []),
+  ];
+  let advertiser: MdnsAdvertiser | null = null;
   const store = new JobStore({ retentionMs: HOUR_MS, maxRecords: 10_000 });
   const pdf = createPdfToZpl({ maxQueue: 64, jobTimeoutMs: 30_000, logger: deps.logger });
   const roots = () => [join(deps.dataDir, 'files'), ...deps.settings.value.shares.map((s) => s.sharePath)];
@@ -120,8 +126,24 @@ export function createPrinterServices(deps: PrinterServicesDeps): PrinterService
         ...jobRoutes(s, store),
       ];
     },
-    advertise: async () => undefined,
+    async advertise(deviceId, httpPort, httpsPort) {
+      if (!deps.mdns) return;
+      const name = `printproxy-${deviceId}`;
+      const txt = { path: '/api/v1', id: deviceId };
+      advertiser = new MdnsAdvertiser({
+        hostName: name,
+        address: lanAddress(),
+        services: [{ type: '_http._tcp', instance: name, port: httpPort, txt }, ...(httpsPort ? [{ type: '_https._tcp', instance: name, port: httpsPort, txt }] : [])],
+        logger: deps.logger,
+      });
+      try {
+        advertiser.start();
+      } catch (err) {
+        deps.warnings.push(`mDNS advertising failed: ${(err as Error).message}`);
+      }
+    },
     async stop() {
+      await advertiser?.stop();
       await Promise.all(sources.map((source) => source.stop?.()));
       await spooler?.close(5000);
       await pdf.close();

@@ -1,0 +1,116 @@
+// Network printers over mDNS/DNS-SD: browses _ipp._tcp, _ipps._tcp and _pdl-datastream._tcp for a bounded time.
+import multicastDns from 'multicast-dns';
+import type { Logger } from '../log';
+import type { ContentKind, DiscoveredPrinter } from '../schemas/printer';
+import { hostSlug } from '../printers/printer-path';
+import type { DiscoveryEvent, DiscoverySource } from './source';
+
+/** Service types browsed. */
+export const BROWSED = ['_ipp._tcp.local', '_ipps._tcp.local', '_pdl-datastream._tcp.local'] as const;
+
+/** Settings: interface address to use (undefined: the default), how long one scan listens (ms), how often to rescan. */
+export interface MdnsDiscoveryOptions {
+  interfaceAddress?: string;
+  scanMs: number;
+  rescanMs: number;
+  /** Decides the content of a raw-socket (`_pdl-datastream`) printer: asks `~HS` (zpl) or not (raw). */
+  probeRaw: (host: string, port: number) => Promise<ContentKind>;
+  logger: Logger;
+}
+
+interface Service {
+  instance: string;
+  type: (typeof BROWSED)[number];
+  target?: string;
+  port?: number;
+  txt: Record<string, string>;
+}
+
+/** A DiscoverySource over multicast DNS. */
+export class MdnsDiscovery implements DiscoverySource {
+  readonly name = 'mdns';
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly options: MdnsDiscoveryOptions) {}
+
+  /** Listens for `scanMs`, asking three times, and returns every printer service that resolved to an address. */
+  async scan(): Promise<DiscoveredPrinter[]> {
+    const mdns = multicastDns({ interface: this.options.interfaceAddress, loopback: true });
+    const services = new Map<string, Service>();
+    const addresses = new Map<string, string>();
+    mdns.on('error', (err) => this.options.logger.warn('mdns error', { error: err.message }));
+    mdns.on('response', (packet) => collect([...packet.answers, ...packet.additionals], services, addresses));
+    const ask = () => mdns.query({ questions: BROWSED.map((name) => ({ name, type: 'PTR' })) });
+    const asks = [0, Math.round(this.options.scanMs / 4), Math.round(this.options.scanMs / 2)].map((at) => setTimeout(ask, at));
+    await new Promise((r) => setTimeout(r, this.options.scanMs));
+    asks.forEach(clearTimeout);
+    await new Promise<void>((r) => mdns.destroy(() => r()));
+    const printers = await Promise.all([...services.values()].map((s) => this.toPrinter(s, addresses)));
+    return printers.filter((p): p is DiscoveredPrinter => p !== null);
+  }
+
+  /** Rescans every `rescanMs`, reporting what it finds as attached. */
+  async start(onEvent: (event: DiscoveryEvent) => void): Promise<void> {
+    this.timer = setInterval(() => {
+      this.scan().then(
+        (printers) => printers.forEach((printer) => onEvent({ kind: 'attached', printer })),
+        (err: unknown) => this.options.logger.warn('mdns rescan failed', { error: String(err) }),
+      );
+    }, this.options.rescanMs);
+    this.timer.unref();
+  }
+
+  /** Stops rescanning. */
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  private async toPrinter(service: Service, addresses: Map<string, string>): Promise<DiscoveredPrinter | null> {
+    if (!service.target || !service.port) return null;
+    const host = addresses.get(service.target) ?? service.target.replace(/\.local$/, '.local');
+    const name = service.instance.split('._')[0];
+    if (service.type === '_pdl-datastream._tcp.local') {
+      return { path: `tcp_${hostSlug(host)}_${service.port}`, connection: { type: 'network', host, port: service.port, protocol: 'tcp' }, model: service.txt.ty || name, content: await this.options.probeRaw(host, service.port), localAddress: host };
+    }
+    const protocol = service.type === '_ipps._tcp.local' ? 'ipps' : 'ipp';
+    const resourcePath = `/${(service.txt.rp ?? 'ipp/print').replace(/^\//, '')}`;
+    return {
+      path: `ipp_${name.replace(/[^A-Za-z0-9_-]+/g, '_').replace(/^_+|_+$/g, '')}`,
+      connection: { type: 'network', host, port: service.port, protocol, resourcePath },
+      model: service.txt.ty || name,
+      content: 'pdf',
+      localAddress: host,
+      ...(service.txt.pdl ? { supportedFormats: service.txt.pdl.split(',') } : {}),
+    };
+  }
+}
+
+function collect(records: Array<{ name: string; type: string; data?: unknown }>, services: Map<string, Service>, addresses: Map<string, string>): void {
+  for (const r of records) {
+    const type = BROWSED.find((t) => r.name === t || r.name.endsWith(`.${t}`));
+    if (r.type === 'PTR' && type && typeof r.data === 'string') {
+      if (!services.has(r.data)) services.set(r.data, { instance: r.data, type, txt: {} });
+    } else if (r.type === 'SRV' && type) {
+      const s = services.get(r.name) ?? { instance: r.name, type, txt: {} };
+      const data = r.data as { port: number; target: string };
+      services.set(r.name, { ...s, port: data.port, target: data.target });
+    } else if (r.type === 'TXT' && type) {
+      const s = services.get(r.name) ?? { instance: r.name, type, txt: {} };
+      services.set(r.name, { ...s, txt: { ...s.txt, ...parseTxt(r.data) } });
+    } else if (r.type === 'A' && typeof r.data === 'string') {
+      addresses.set(r.name, r.data);
+    }
+  }
+}
+
+function parseTxt(data: unknown): Record<string, string> {
+  const entries = Array.isArray(data) ? data : [data];
+  const out: Record<string, string> = {};
+  for (const entry of entries) {
+    const text = Buffer.isBuffer(entry) ? entry.toString('utf8') : String(entry ?? '');
+    const eq = text.indexOf('=');
+    if (eq > 0) out[text.slice(0, eq).toLowerCase()] = text.slice(eq + 1);
+  }
+  return out;
+}
