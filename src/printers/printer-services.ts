@@ -19,6 +19,8 @@ import { probeZplContent } from './drivers/zpl-tcp';
 import { ippProbe } from './drivers/ipp-driver';
 import { ippUri } from './drivers/driver-factory';
 import { buildTestPagePdf } from '../ipp/test-page-pdf';
+import { buildTestPageJpeg } from '../ipp/test-page-jpeg';
+import { readPdfiumWasm } from '../render/render-assets';
 import type { TestPageBuilder } from './test-documents';
 import { createPdfToZpl } from '../spooler/pdf-filter';
 import { UsbDiscovery } from '../discovery/usb-discovery';
@@ -70,8 +72,14 @@ async function startDiscovery(registry: PrinterRegistry, sources: DiscoverySourc
   }
 }
 
-/** The PDF test page for document printers. */
-const testPage: TestPageBuilder = (info) => ({ data: buildTestPagePdf(info), format: 'pdf', contentType: 'pdf_base64' });
+/** The test page of a document printer: PDF, or a JPEG of it when the printer lists JPEG but not PDF. */
+const testPage: TestPageBuilder = async (info, printer) => {
+  const formats = printer.supportedFormats ?? (await ippProbe(ippUri(printer.connection), 2000).catch(() => null))?.supportedFormats ?? [];
+  if (!formats.includes('application/pdf') && formats.includes('image/jpeg')) {
+    return { data: await buildTestPageJpeg(info, readPdfiumWasm()), format: 'jpeg', contentType: 'jpeg' };
+  }
+  return { data: buildTestPagePdf(info), format: 'pdf', contentType: 'pdf_base64' };
+};
 
 /** Builds the printer services for this device. */
 export function createPrinterServices(deps: PrinterServicesDeps): PrinterServices {

@@ -6,10 +6,10 @@ import { buildTestLabel } from '../zpl/test-label-zpl';
 import type { PrinterRecord } from './registry';
 
 /** Builds a page for printers that take documents (IPP); supplied by the IPP module. */
-export type TestPageBuilder = (info: { deviceId: string; printerPath: string; printedAt: Date }, printer: PrinterRecord) => { data: Buffer; format: 'pdf' | 'raw'; contentType: string };
+export type TestPageBuilder = (info: { deviceId: string; printerPath: string; printedAt: Date }, printer: PrinterRecord) => Promise<{ data: Buffer; format: 'pdf' | 'jpeg'; contentType: string }>;
 
 /** The inline test document for `printer`. */
-export function testDocumentFor(printer: PrinterRecord, deviceId: string, printedAt: Date, page: TestPageBuilder | null): Pick<Submission, 'document' | 'data' | 'title'> {
+export async function testDocumentFor(printer: PrinterRecord, deviceId: string, printedAt: Date, page: TestPageBuilder | null): Promise<Pick<Submission, 'document' | 'data' | 'title'>> {
   const info = { deviceId, printerPath: printer.path, printedAt };
   switch (printer.content) {
     case 'zpl':
@@ -18,7 +18,7 @@ export function testDocumentFor(printer: PrinterRecord, deviceId: string, printe
       return { title: 'Test receipt', data: Buffer.from(buildTestReceipt(info)), document: { source: { kind: 'inline' }, format: 'raw', contentType: 'raw' } };
     case 'pdf': {
       if (!page) throw new ApiError('PRINT_FAILED', `no test page is available for ${printer.path} in this build`);
-      const built = page(info, printer);
+      const built = await page(info, printer);
       return { title: 'Test page', data: built.data, document: { source: { kind: 'inline' }, format: built.format, contentType: built.contentType } };
     }
   }

@@ -3,8 +3,8 @@
 /** Where the bytes are: inline (decoded at submission), a URL fetched at delivery, or an allowed local file. */
 export type DocumentSource = { kind: 'inline' } | { kind: 'url'; url: string } | { kind: 'file'; path: string };
 
-/** The document format: `auto` is sniffed at delivery (`%PDF-` means PDF, otherwise raw). */
-export type DocumentFormat = 'pdf' | 'zpl' | 'raw' | 'auto';
+/** The document format: `auto` is sniffed at delivery (`%PDF-` means PDF, otherwise raw); `jpeg` only for test pages. */
+export type DocumentFormat = 'pdf' | 'zpl' | 'raw' | 'jpeg' | 'auto';
 
 /** A job's document, without its inline bytes (those travel separately). */
 export interface DocumentSpec {

@@ -32,9 +32,11 @@ export async function prepareForPrinter(input: FilterInput, pdfToZpl: PdfToZpl |
     case 'raw':
       return { ...base, options: {}, mimeType: 'application/octet-stream', bytes: input.bytes };
     case 'pdf':
-      return { ...base, mimeType: input.format === 'pdf' ? 'application/pdf' : 'application/octet-stream', bytes: input.bytes };
+      return { ...base, mimeType: MIME[input.format], bytes: input.bytes };
   }
 }
+
+const MIME: Record<FilterInput['format'], string> = { pdf: 'application/pdf', jpeg: 'image/jpeg', zpl: 'application/octet-stream', raw: 'application/octet-stream' };
 
 async function forZpl(input: FilterInput, pdfToZpl: PdfToZpl | null, signal: AbortSignal): Promise<Uint8Array> {
   if (input.format === 'pdf') {

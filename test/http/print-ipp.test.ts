@@ -131,3 +131,19 @@ test('a printer that went away fails the job with a clear error and reads offlin
   }
   assert.equal(p.status, 'offline');
 });
+
+test('a printer that takes JPEG but not PDF gets the test page as a JPEG', async () => {
+  const jpegOnly = new IppEverywherePrinter({ formats: 'image/jpeg,image/pwg-raster' });
+  await jpegOnly.start();
+  try {
+    const added = await d.api('POST', '/printers', { body: { connection: { type: 'network', host: '127.0.0.1', port: jpegOnly.port, protocol: 'ipp' } } });
+    const res = await d.api('POST', `/print/${added.body.result.content.path}/test`);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const kept = readdirSync(jpegOnly.dir).filter((f) => f.endsWith('.jpg') || f.endsWith('.jpeg'));
+    assert.equal(kept.length, 1, readdirSync(jpegOnly.dir).join(', '));
+    const bytes = readFileSync(join(jpegOnly.dir, kept[0]));
+    assert.equal(bytes.subarray(0, 3).toString('hex'), 'ffd8ff');
+  } finally {
+    await jpegOnly.stop();
+  }
+});

@@ -8,7 +8,7 @@ import type { Spooler, SubmitOutcome } from '../../spooler/spooler';
 import type { ApiReply, Route } from '../route';
 
 /** Builds the test document for a printer (label, receipt or test page) as an inline submission. */
-export type TestDocumentFactory = (printer: PrinterRecord) => Pick<Submission, 'document' | 'data' | 'title'>;
+export type TestDocumentFactory = (printer: PrinterRecord) => Promise<Pick<Submission, 'document' | 'data' | 'title'>>;
 
 /** Collaborators of the print routes. */
 export interface PrintRouteDeps {
@@ -45,7 +45,7 @@ export function printRoutes(deps: PrintRouteDeps): Route[] {
       handler: async (req) => {
         const printers = deps.registry.resolveTarget(req.params.target);
         const outcomes = await Promise.all(
-          printers.map((printer) => deps.spooler.submit({ ...deps.testDocument(printer), source: 'test', wait: true, options: {}, idempotencyKey: null }, [printer], req.params.target)),
+          printers.map(async (printer) => deps.spooler.submit({ ...(await deps.testDocument(printer)), source: 'test', wait: true, options: {}, idempotencyKey: null }, [printer], req.params.target)),
         );
         const merged: SubmitOutcome = { jobs: outcomes.flatMap((o) => o.jobs), replay: false, notReady: new Map(outcomes.flatMap((o) => [...o.notReady])) };
         const reply = printReply(merged, true);
