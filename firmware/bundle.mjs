@@ -1,6 +1,6 @@
 // Builds dist/printproxyd.cjs: one esbuild bundle of the daemon, natives and wasm copied beside it in dist/native/.
 import { build } from 'esbuild';
-import { copyFileSync, mkdirSync, readFileSync, existsSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { execSync } from 'node:child_process';
@@ -49,6 +49,7 @@ export async function bundle(entry, outfile, extra = {}) {
 
 /** Natives for an architecture: [source file, name in the native dir]. */
 export function nativeFiles(arch) {
+  if (!['x64', 'arm64', 'armv7'].includes(arch)) throw new Error(`no natives for ${arch} (x64, arm64 or armv7)`);
   const uwsArch = { x64: 'x64', arm64: 'arm64', armv7: 'arm' }[arch];
   const usbFile = { x64: 'linux-x64/node.napi.glibc.node', arm64: 'linux-arm64/node.napi.armv8.node', armv7: 'linux-arm/node.napi.armv7.node' }[arch];
   const uwsDir = join(dirname(require.resolve('@trufflesuite/uws-js-unofficial/package.json')), 'binaries');
@@ -59,19 +60,27 @@ export function nativeFiles(arch) {
   ];
 }
 
+/** Writes `outDir`/printproxyd.cjs (the worker code embedded in it) and returns the worker's esbuild output. */
+export async function buildBundle(outDir) {
+  mkdirSync(outDir, { recursive: true });
+  const worker = await bundle(join(root, 'src', 'render', 'pdf-worker.ts'), join(outDir, 'pdf-worker.cjs'), { write: false, minify: true });
+  const define = { PRINTPROXY_BUILD: JSON.stringify(buildIdentity()), PRINTPROXY_PDF_WORKER_CODE: JSON.stringify(worker.outputFiles[0].text) };
+  await bundle(join(root, 'src', 'main.ts'), join(outDir, 'printproxyd.cjs'), { define });
+  return join(outDir, 'printproxyd.cjs');
+}
+
+/** Path of pdfium.wasm in node_modules. */
+export function pdfiumWasmFile() {
+  return join(dirname(require.resolve('@embedpdf/pdfium')), 'pdfium.wasm');
+}
+
 async function main() {
+  const bundled = await buildBundle(out);
   mkdirSync(join(out, 'native'), { recursive: true });
-  const workerEntry = join(root, 'src', 'render', 'pdf-worker.ts');
-  const define = { PRINTPROXY_BUILD: JSON.stringify(buildIdentity()) };
-  if (existsSync(workerEntry)) {
-    const worker = await bundle(workerEntry, join(out, 'pdf-worker.cjs'), { write: false, minify: true });
-    define.PRINTPROXY_PDF_WORKER_CODE = JSON.stringify(worker.outputFiles[0].text);
-  }
-  await bundle(join(root, 'src', 'main.ts'), join(out, 'printproxyd.cjs'), { define });
   const arch = process.arch === 'arm' ? 'armv7' : process.arch;
   for (const [from, name] of nativeFiles(arch)) copyFileSync(from, join(out, 'native', name));
-  copyFileSync(join(dirname(require.resolve('@embedpdf/pdfium')), 'pdfium.wasm'), join(out, 'native', 'pdfium.wasm'));
-  console.log(`built ${join(out, 'printproxyd.cjs')} (${pkg.version}) with natives in dist/native`);
+  copyFileSync(pdfiumWasmFile(), join(out, 'native', 'pdfium.wasm'));
+  console.log(`built ${bundled} (${pkg.version}) with natives in dist/native`);
 }
 
 if (process.argv[1] === new URL(import.meta.url).pathname) await main();

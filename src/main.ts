@@ -8,6 +8,7 @@ import { runRenderCommand } from './render/render-command';
 import { readPdfiumWasm } from './render/render-assets';
 import { runUsbListCommand } from './usb/usb-list-command';
 import { libusbBackend } from './usb/libusb-backend';
+import { prepareNatives } from './native/prepare-natives';
 
 async function main(): Promise<number> {
   let command;
@@ -37,6 +38,7 @@ async function main(): Promise<number> {
 
 async function serve(options: Parameters<typeof startDaemon>[0]): Promise<number> {
   const logger = createLogger(options.logLevel);
+  options.nativeDir = await prepareNatives(options.nativeDir, options.dataDir);
   // the usb addon loader (node-gyp-build shim) reads the native dir from the environment
   if (options.nativeDir) process.env.PRINTPROXY_NATIVE_DIR = options.nativeDir;
   const daemon = await startDaemon(options, logger, (line) => process.stdout.write(line + '\n'), { usb: libusbBackend });
@@ -60,6 +62,7 @@ async function serve(options: Parameters<typeof startDaemon>[0]): Promise<number
 }
 
 async function runSubcommand(kind: 'render' | 'usb-list', args: string[]): Promise<number> {
+  await prepareNatives(process.env.PRINTPROXY_NATIVE_DIR || undefined, process.env.PRINTPROXY_DATA_DIR || './data');
   if (kind === 'render') {
     return runRenderCommand(args, {
       readFile: (path) => readFile(path),

@@ -27,6 +27,13 @@ export function findNative(fileName: string, search: NativeSearch, fallbackDirs:
 /** dlopens an addon file and returns its exports; throws with the path and reason when it cannot load. */
 export function dlopenNative<T>(file: string): T {
   const mod = { exports: {} as T };
-  process.dlopen(mod, file);
+  try {
+    process.dlopen(mod, file);
+  } catch (err) {
+    const reason = (err as Error).message;
+    // glibc's words when the folder's mount forbids mapping code
+    const hint = /failed to map segment/.test(reason) ? ' (is its folder on a noexec mount? set --native-dir to an exec-allowed folder)' : '';
+    throw new Error(`cannot load native ${file}: ${reason}${hint}`);
+  }
   return mod.exports;
 }

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { embeddedAssets } from '../native/embedded-assets';
 import type { WorkerSource } from './render-pool';
 
 declare const PRINTPROXY_PDF_WORKER_CODE: string | undefined;
@@ -18,7 +19,7 @@ export function pdfiumWasmPath(): string {
   return join(dirname(createRequire(__filename).resolve('@embedpdf/pdfium')), 'pdfium.wasm');
 }
 
-/** Reads pdfium.wasm from pdfiumWasmPath(). */
+/** The bytes of pdfium.wasm: the single executable's own asset, else read from pdfiumWasmPath(). */
 export function readPdfiumWasm(): Uint8Array {
-  return readFileSync(pdfiumWasmPath());
+  return embeddedAssets()?.get('pdfium.wasm') ?? readFileSync(pdfiumWasmPath());
 }

@@ -47,6 +47,12 @@ export interface StartOptions {
   args?: string[];
   /** Script to run instead of src/main.ts (e.g. the bundle dist/printproxyd.cjs, run without tsx). */
   entry?: string;
+  /** Program and its leading arguments to run instead of node (a single executable, maybe under qemu); flags follow. */
+  command?: string[];
+  /** Working directory of the process (the repository root by default). */
+  cwd?: string;
+  /** How long to wait for `listening on` (20 s by default). */
+  startTimeoutMs?: number;
 }
 
 /** A fresh temporary data dir. */
@@ -54,7 +60,7 @@ export function tempDataDir(): string {
   return tempDir('printproxyd-test');
 }
 
-/** Starts `src/main.ts` with tsx on 127.0.0.1 port 0, no HTTPS, no mDNS; resolves once it listens. */
+/** Starts `src/main.ts` with tsx (or `command`) on 127.0.0.1 port 0, no HTTPS, no mDNS; resolves once it listens. */
 export async function startDaemon(options: StartOptions = {}): Promise<DaemonHandle> {
   const dataDir = options.dataDir ?? tempDataDir();
   const apiKey = options.apiKey === undefined ? 'test-key-0123456789abcdef' : options.apiKey;
@@ -65,13 +71,15 @@ export async function startDaemon(options: StartOptions = {}): Promise<DaemonHan
   const extra = options.args ?? [];
   const https = extra.includes('--https-port') ? [] : ['--no-https'];
   const args = [...entry, '--data-dir', dataDir, '--host', '127.0.0.1', '--port', '0', ...https, '--no-mdns', '--log-level', 'warn', ...extra];
-  const proc = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const [program, ...leading] = options.command ? [...options.command, ...args.slice(entry.length)] : [process.execPath, ...args];
+  const proc = spawn(program, leading, { cwd: options.cwd ?? ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   proc.stderr!.on('data', (d: Buffer) => (err += d.toString()));
   const port = await new Promise<number>((ok, fail) => {
-    const timer = setTimeout(() => fail(new Error(`daemon did not start in 20 s\nstdout: ${out}\nstderr: ${err}`)), 20_000);
+    const limit = options.startTimeoutMs ?? 20_000;
+    const timer = setTimeout(() => fail(new Error(`daemon did not start in ${limit} ms\nstdout: ${out}\nstderr: ${err}`)), limit);
     const onData = () => {
       const m = /listening on http:\/\/[^:]+:(\d+)/.exec(out);
       if (m) {

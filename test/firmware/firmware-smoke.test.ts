@@ -1,0 +1,106 @@
+// Smoke test of the single executables, built here from the lockfile: the host's arch in `npm test`, every arch in
+// `npm run test:firmware` (PRINTPROXY_FIRMWARE_ARCHES=x64,arm64,armv7), foreign ones under qemu-user.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { startDaemon, tempDataDir, type DaemonHandle } from '../helpers/daemon-process';
+import { tempDir } from '../helpers/temp-dir';
+import { ZplPrinterEmulator } from '../fixtures/zebra-tcp-printer';
+import { barcodePagesPdf } from '../fixtures/pdf/barcode-pdf';
+import { readLabelBarcodes } from '../render/barcode-reader';
+import { decodeLabels } from '../render/zpl-label-decode';
+// @ts-expect-error: plain ESM build script without type declarations
+import { runPrefix } from '../../firmware/targets.mjs';
+
+const ROOT = resolve(__dirname, '..', '..');
+const HOST_ARCH = process.arch === 'arm' ? 'armv7' : process.arch;
+const ARCHES = (process.env.PRINTPROXY_FIRMWARE_ARCHES || HOST_ARCH).split(',');
+// a foreign arch runs under instruction emulation: start-up and rendering take many times longer
+const START_MS = 180_000;
+
+function build(arch: string): string {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'firmware', 'build-firmware.mjs'), '--arch', arch], { cwd: ROOT, encoding: 'utf8', timeout: 600_000 });
+  assert.equal(run.status, 0, `firmware build for ${arch} failed:\n${run.stdout}\n${run.stderr}`);
+  return join(ROOT, 'dist', 'firmware', `printproxyd-linux-${arch}`);
+}
+
+/** `sh -c script` in a private mount namespace, then the executable (with its qemu prefix) and the flags after it. */
+function inMountNamespace(script: string, command: string[]): string[] {
+  return ['unshare', '-m', 'sh', '-c', `${script} && exec "$@"`, 'sh', ...command];
+}
+
+for (const arch of ARCHES) {
+  describe(`printproxyd-linux-${arch}`, () => {
+    let binary: string;
+    let command: string[];
+    let d: DaemonHandle;
+    let emulator: ZplPrinterEmulator;
+    let emulatorPort: number;
+
+    before(async () => {
+      binary = build(arch);
+      command = [...(runPrefix(arch) as string[]), binary];
+      emulator = new ZplPrinterEmulator();
+      emulatorPort = await emulator.start();
+      d = await startDaemon({ command, startTimeoutMs: START_MS });
+    });
+    after(async () => {
+      await d?.stop();
+      await emulator?.stop();
+    });
+
+    test('GET /api/v1/status answers, with the natives written once into the data dir', async () => {
+      const res = await d.api('GET', '/status');
+      assert.equal(res.status, 200);
+      assert.equal(res.body.result.module, '/status');
+      assert.match(res.body.result.content.buildVersion, /^\d+\.\d+\.\d+\+/);
+      const cache = join(d.dataDir, 'native-cache');
+      const [folder, ...others] = readdirSync(cache);
+      assert.deepEqual(others, []);
+      assert.deepEqual(readdirSync(join(cache, folder)).sort(), ['.complete', `uws_linux_${arch === 'armv7' ? 'arm' : arch}_115.node`, 'usb.node'].sort());
+    });
+
+    test('a PDF label renders to ZPL in the worker pool inside the executable, and its barcode reads back', async () => {
+      const added = await d.api('POST', '/printers', { body: { connection: { type: 'network', host: '127.0.0.1', port: emulatorPort, protocol: 'tcp' }, content: 'zpl' } });
+      assert.equal(added.status, 201, JSON.stringify(added.body));
+      const pdf = await barcodePagesPdf(4, 6, [{ symbology: 'code128', text: `FW-${arch}-1234`, mode: 'vector', modulePt: 1.5, barHeightPt: 40 }]);
+      const res = await d.api('POST', `/print/${added.body.result.content.path}`, { body: { contentType: 'pdf_base64', content: Buffer.from(pdf).toString('base64'), wait: true } });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      const [label] = decodeLabels(emulator.jobs().at(-1)!.toString('latin1'));
+      assert.deepEqual([label.pw, label.ll], [812, 1218]);
+      const found = await readLabelBarcodes(label.bitmap, label.pw);
+      assert.deepEqual(found.filter((r) => r.isValid).map((r) => r.text), [`FW-${arch}-1234`]);
+    });
+
+    test('usb-list runs and prints a JSON list', () => {
+      const [program, ...args] = [...command, 'usb-list'];
+      const run = spawnSync(program, args, { encoding: 'utf8', env: { ...process.env, PRINTPROXY_DATA_DIR: tempDataDir() }, timeout: START_MS });
+      assert.equal(run.status, 0, run.stderr);
+      assert.ok(Array.isArray(JSON.parse(run.stdout)), run.stdout);
+    });
+
+    test('runs with the whole file system read-only but the data dir, from a read-only working directory', async () => {
+      const dataDir = tempDataDir();
+      const script = `mount --bind "${dataDir}" "${dataDir}" && mount -o remount,bind,ro /`;
+      const ro = await startDaemon({ dataDir, command: inMountNamespace(script, command), cwd: join(ROOT, 'dist', 'firmware'), startTimeoutMs: START_MS });
+      try {
+        const res = await ro.api('GET', '/status');
+        assert.equal(res.status, 200);
+        assert.ok(existsSync(join(dataDir, 'settings.json')));
+      } finally {
+        assert.equal(await ro.stop(), 0);
+      }
+    });
+
+    test('refuses to start, saying why, when the native cache folder is mounted noexec', () => {
+      const cache = tempDir('printproxyd-noexec');
+      const [program, ...args] = inMountNamespace(`mount -t tmpfs -o noexec tmpfs "${cache}"`, [...command, '--data-dir', tempDataDir(), '--native-dir', cache, '--port', '0', '--no-https', '--no-mdns']);
+      const run = spawnSync(program, args, { encoding: 'utf8', timeout: START_MS });
+      assert.equal(run.status, 1, `${run.stdout}\n${run.stderr}`);
+      assert.match(run.stderr, new RegExp(`native cache folder ${cache} is on a filesystem mounted noexec`));
+      assert.doesNotMatch(run.stdout, /listening/);
+    });
+  });
+}
