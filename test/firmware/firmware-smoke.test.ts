@@ -3,8 +3,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import { join, resolve } from 'node:path';
+import { callApi } from '../helpers/daemon-process';
 import { startDaemon, tempDataDir, type DaemonHandle } from '../helpers/daemon-process';
 import { tempDir } from '../helpers/temp-dir';
 import { ZplPrinterEmulator } from '../fixtures/zebra-tcp-printer';
@@ -12,13 +14,37 @@ import { barcodePagesPdf } from '../fixtures/pdf/barcode-pdf';
 import { readLabelBarcodes } from '../render/barcode-reader';
 import { decodeLabels } from '../render/zpl-label-decode';
 // @ts-expect-error: plain ESM build script without type declarations
-import { runPrefix } from '../../firmware/targets.mjs';
+import { isNative, runPrefix } from '../../firmware/targets.mjs';
 
 const ROOT = resolve(__dirname, '..', '..');
 const HOST_ARCH = process.arch === 'arm' ? 'armv7' : process.arch;
 const ARCHES = (process.env.PRINTPROXY_FIRMWARE_ARCHES || HOST_ARCH).split(',');
 // a foreign arch runs under instruction emulation: start-up and rendering take many times longer
 const START_MS = 180_000;
+
+/** A privileged port (below 1024) that nothing on 127.0.0.1 listens on now. */
+async function freePrivilegedPort(): Promise<number> {
+  for (let port = 901; port < 1024; port += 1) {
+    const free = await new Promise<boolean>((ok) => {
+      const server = net.createServer().once('error', () => ok(false));
+      server.listen(port, '127.0.0.1', () => server.close(() => ok(true)));
+    });
+    if (free) return port;
+  }
+  throw new Error('no free port below 1024');
+}
+
+/** Polls GET /status until it answers 200; the last answer or error otherwise. */
+async function waitForStatus(baseUrl: string, key: string, limitMs: number): Promise<number> {
+  const until = Date.now() + limitMs;
+  let last = 0;
+  while (Date.now() < until) {
+    last = await callApi(baseUrl, key, 'GET', '/status').then((r) => r.status, () => 0);
+    if (last === 200) return last;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return last;
+}
 
 function build(arch: string): string {
   const run = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'firmware', 'build-firmware.mjs'), '--arch', arch], { cwd: ROOT, encoding: 'utf8', timeout: 600_000 });
@@ -101,6 +127,30 @@ for (const arch of ARCHES) {
       assert.equal(run.status, 1, `${run.stdout}\n${run.stderr}`);
       assert.match(run.stderr, new RegExp(`native cache folder ${cache} is on a filesystem mounted noexec`));
       assert.doesNotMatch(run.stdout, /listening/);
+    });
+
+    test('the image init script runs it as an unprivileged user on a privileged port, and stops it', { skip: !isNative(arch) && 'the init script is run on the host arch only' }, async () => {
+      const port = await freePrivilegedPort();
+      const dataDir = tempDataDir();
+      const etc = tempDir('printproxyd-etc');
+      const log = join(etc, 'printproxyd.log');
+      writeFileSync(join(etc, 'printproxyd'), [`PRINTPROXYD_BIN=${binary}`, `PRINTPROXYD_DATA_DIR=${dataDir}`, `PRINTPROXYD_HTTP_PORT=${port}`, 'PRINTPROXYD_USER=nobody', `PRINTPROXYD_LOG=${log}`, `PRINTPROXYD_PIDFILE=${join(etc, 'pid')}`, 'PRINTPROXYD_ARGS="--no-https --no-mdns --host 127.0.0.1"', ''].join('\n'));
+      const script = join(ROOT, 'buildroot-overlay', 'etc', 'init.d', 'S95printproxyd');
+      const env = { ...process.env, PRINTPROXYD_DEFAULTS: join(etc, 'printproxyd'), PRINTPROXY_API_KEY: 'init-script-key-0123' };
+      const started = spawnSync('sh', [script, 'start'], { encoding: 'utf8', env, timeout: 30_000 });
+      assert.equal(started.status, 0, started.stdout + started.stderr);
+      const baseUrl = `http://127.0.0.1:${port}`;
+      try {
+        assert.equal(await waitForStatus(baseUrl, 'init-script-key-0123', START_MS), 200, existsSync(log) ? readFileSync(log, 'utf8') : 'no log');
+        const nobody = Number(spawnSync('id', ['-u', 'nobody'], { encoding: 'utf8' }).stdout.trim());
+        assert.equal(statSync(join(dataDir, 'settings.json')).uid, nobody, 'settings.json is written by the unprivileged user');
+        assert.match(readFileSync(log, 'utf8'), new RegExp(`listening on http://127.0.0.1:${port}`));
+      } finally {
+        const stopped = spawnSync('sh', [script, 'stop'], { encoding: 'utf8', env, timeout: 30_000 });
+        assert.equal(stopped.status, 0, stopped.stdout + stopped.stderr);
+      }
+      assert.equal(await callApi(baseUrl, 'init-script-key-0123', 'GET', '/status').then(() => 'answered', (e: NodeJS.ErrnoException) => e.code), 'ECONNREFUSED');
+      assert.equal(existsSync(join(etc, 'pid')), false);
     });
   });
 }
