@@ -120,6 +120,30 @@ describe('targets', () => {
     assert.deepEqual(missing.body.result, { module: '/print/tag_nowhere', message: 'Printer not found', content: { message: 'No printer with tag: nowhere' } });
   });
 
+  test('fan-out with one printer not ready: 200, the ready one prints, the other job carries its readiness error', async () => {
+    const ready = await addPrinter({ tags: ['mixed'], content: 'zpl' });
+    const paused = await addPrinter({ tags: ['mixed'], content: 'zpl' });
+    paused.emulator.state.paused = true;
+    const res = await d.api('POST', '/print/tag_mixed', { body: { content: LABEL, contentType: 'zpl' } });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const byPrinter = new Map<string, any>(res.body.result.content.jobs.map((j: any) => [j.printer, j]));
+    assert.equal(byPrinter.get(ready.path).state, 'completed');
+    assert.equal(byPrinter.get(paused.path).state, 'failed');
+    assert.match(byPrinter.get(paused.path).error, /paused/i);
+    assert.equal(ready.emulator.jobs().length, 1);
+    assert.equal(paused.emulator.jobs().length, 0);
+  });
+
+  test('fan-out where every delivery fails answers 200 with each job failed (only all-not-ready is 503)', async () => {
+    const a = await addPrinter({ tags: ['gone'], content: 'zpl' });
+    const b = await addPrinter({ tags: ['gone'], content: 'zpl' });
+    await Promise.all([a.emulator.die(), b.emulator.die()]);
+    const res = await d.api('POST', '/print/tag_gone', { body: { content: LABEL, contentType: 'zpl' } });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(res.body.result.content.jobs.map((j: any) => j.state), ['failed', 'failed']);
+    for (const job of res.body.result.content.jobs) assert.match(job.error, /connection refused/);
+  });
+
   test('a URL-encoded URI target reaches the same printer', async () => {
     const { emulator, path } = await addPrinter();
     const port = path.split('_').pop();
@@ -182,6 +206,7 @@ describe('failures end the job with a clear error in bounded time', () => {
     assert.equal(res.status, 502);
     assert.equal(res.body.result.message, 'Print failed');
     assert.equal(res.body.result.content.state, 'failed');
+    assert.equal(res.body.result.content.message, res.body.result.content.error);
     assert.match(res.body.result.content.error, /^tcp 127\.0\.0\.1:\d+: connection refused/);
     const printer = await pollPrinter(path, (p) => p.status === 'offline');
     assert.equal(printer.status, 'offline');

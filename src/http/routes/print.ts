@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import { ApiError } from '../../errors';
 import type { PrinterRecord, PrinterRegistry } from '../../printers/registry';
-import { jobSummary, JobSummarySchema, type JobRecord } from '../../spooler/job-record';
+import { jobSummary, JobSummarySchema } from '../../spooler/job-record';
 import { parsePrintRequest, PrintBodySchema, type AllowedRoots, type Submission } from '../../spooler/print-request';
 import type { Spooler, SubmitOutcome } from '../../spooler/spooler';
 import type { ApiReply, Route } from '../route';
@@ -55,7 +55,10 @@ export function printRoutes(deps: PrintRouteDeps): Route[] {
   ];
 }
 
-/** Maps an outcome to the answer: 200/201 with the summary (+ `jobs` on fan-out), 503 when every job failed pre-flight. */
+/**
+ * Maps an outcome to the answer: 200/201 with the summary (+ `jobs` on fan-out), 503 when every job failed pre-flight,
+ * 502 when the one job of a `wait: true` request failed delivery (a fan-out answers 200: each job carries its error).
+ */
 export function printReply(outcome: SubmitOutcome, wait: boolean): ApiReply {
   const [first] = outcome.jobs;
   const summaries = outcome.jobs.map(jobSummary);
@@ -65,10 +68,6 @@ export function printReply(outcome: SubmitOutcome, wait: boolean): ApiReply {
     throw new ApiError('PRINTER_NOT_READY', 'Printer is not ready', { content: outcome.notReady.get(first.jobId) });
   }
   if (!wait) return { status: 201, message: 'Job queued.', content };
-  if (outcome.jobs.every(failedDelivery)) throw new ApiError('PRINT_FAILED', first.error ?? 'print failed', { content });
+  if (outcome.jobs.length === 1 && first.state === 'failed') throw new ApiError('PRINT_FAILED', first.error ?? 'print failed', { content: { message: first.error, ...content } });
   return { status: 200, message: 'Printed successfully.', content };
-}
-
-function failedDelivery(job: JobRecord): boolean {
-  return job.state === 'failed';
 }
