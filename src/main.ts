@@ -4,7 +4,6 @@ import { startDaemon } from './daemon';
 import { buildInfo } from './build-info';
 import { createLogger } from './log';
 import { readFile, writeFile } from 'node:fs/promises';
-import { runRenderCommand } from './render/render-command';
 import { readPdfiumWasm } from './render/render-assets';
 import { runUsbListCommand } from './usb/usb-list-command';
 import { libusbBackend } from './usb/libusb-backend';
@@ -64,6 +63,7 @@ async function serve(options: Parameters<typeof startDaemon>[0]): Promise<number
 async function runSubcommand(kind: 'render' | 'usb-list', args: string[]): Promise<number> {
   await prepareNatives(process.env.PRINTPROXY_NATIVE_DIR || undefined, process.env.PRINTPROXY_DATA_DIR || './data');
   if (kind === 'render') {
+    const { runRenderCommand } = await import('./render/render-command');
     return runRenderCommand(args, {
       readFile: (path) => readFile(path),
       writeFile: (path, data) => writeFile(path, data),

@@ -1,7 +1,6 @@
 // The HTTPS certificate: a configured pair, or a self-signed one generated on first start and kept.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import selfsigned from 'selfsigned';
 import { writeFileAtomic } from '../settings/atomic-file';
 
 /** Certificate and key file paths for the TLS listener. */
@@ -10,12 +9,14 @@ export interface TlsPair {
   keyFile: string;
 }
 
-/** Returns the configured pair, else `tls/cert.pem`+`tls/key.pem` in the data dir, generating them once (EC P-256, 10 years). */
+/** Returns the configured pair, else `tls-cert.pem`+`tls-key.pem` in the data dir, generating them once (EC P-256, 10 years). */
 export async function ensureTlsPair(dataDir: string, hostname: string, configured?: TlsPair): Promise<TlsPair> {
   if (configured) return configured;
   const certFile = join(dataDir, 'tls-cert.pem');
   const keyFile = join(dataDir, 'tls-key.pem');
   if (existsSync(certFile) && existsSync(keyFile)) return { certFile, keyFile };
+  // loaded only here: the x509 stack behind it is a large share of the bundle, needed once per device
+  const { default: selfsigned } = await import('selfsigned');
   const now = new Date();
   const pems = await selfsigned.generate([{ name: 'commonName', value: hostname }], {
     keyType: 'ec',

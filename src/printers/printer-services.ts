@@ -19,7 +19,6 @@ import { probeZplContent } from './drivers/zpl-tcp';
 import { ippProbe } from './drivers/ipp-driver';
 import { ippUri } from './drivers/driver-factory';
 import { buildTestPagePdf } from '../ipp/test-page-pdf';
-import { buildTestPageJpeg } from '../ipp/test-page-jpeg';
 import { readPdfiumWasm } from '../render/render-assets';
 import type { TestPageBuilder } from './test-documents';
 import { createPdfToZpl } from '../spooler/pdf-filter';
@@ -76,6 +75,8 @@ async function startDiscovery(registry: PrinterRegistry, sources: DiscoverySourc
 const testPage: TestPageBuilder = async (info, printer) => {
   const formats = printer.supportedFormats ?? (await ippProbe(ippUri(printer.connection), 2000).catch(() => null))?.supportedFormats ?? [];
   if (!formats.includes('application/pdf') && formats.includes('image/jpeg')) {
+    // pdfium's JS and the JPEG encoder are loaded on the first JPEG test page, not at start-up
+    const { buildTestPageJpeg } = await import('../ipp/test-page-jpeg');
     return { data: await buildTestPageJpeg(info, readPdfiumWasm()), format: 'jpeg', contentType: 'jpeg' };
   }
   return { data: buildTestPagePdf(info), format: 'pdf', contentType: 'pdf_base64' };

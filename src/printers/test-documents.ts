@@ -1,6 +1,5 @@
 // The test print of each printer kind (seed 4.6): a 4x6 ZPL label, an 80 mm ESC/POS receipt, or a PDF page.
 import { ApiError } from '../errors';
-import { buildTestReceipt } from '../escpos/test-receipt';
 import type { Submission } from '../spooler/print-request';
 import { buildTestLabel } from '../zpl/test-label-zpl';
 import type { PrinterRecord } from './registry';
@@ -14,8 +13,11 @@ export async function testDocumentFor(printer: PrinterRecord, deviceId: string, 
   switch (printer.content) {
     case 'zpl':
       return { title: 'Test label', data: Buffer.from(buildTestLabel(info), 'utf8'), document: { source: { kind: 'inline' }, format: 'zpl', contentType: 'zpl' } };
-    case 'raw':
+    case 'raw': {
+      // the receipt encoder is loaded on the first test receipt, not at start-up
+      const { buildTestReceipt } = await import('../escpos/test-receipt');
       return { title: 'Test receipt', data: Buffer.from(buildTestReceipt(info)), document: { source: { kind: 'inline' }, format: 'raw', contentType: 'raw' } };
+    }
     case 'pdf': {
       if (!page) throw new ApiError('PRINT_FAILED', `no test page is available for ${printer.path} in this build`);
       const built = await page(info, printer);
