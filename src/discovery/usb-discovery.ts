@@ -15,19 +15,23 @@ export interface UsbDiscoveryOptions {
 /** Finds printer-class (and fingerprinted receipt) devices; reports attach and detach at once. */
 export class UsbDiscovery implements DiscoverySource {
   readonly name = 'usb';
-  /** Path of each attached printer by bus address, so a detach (which has no descriptors) can be named. */
-  private readonly byAddress = new Map<string, string>();
+  /** Path and serial of each attached printer by bus address: a detach (which has no descriptors) is named from it, and a printer keeps its path while attached. */
+  private readonly attached = new Map<string, { path: string; serial: string }>();
+  /** The socket that last held each path, so a re-plugged printer gets its serial path back even while a twin is attached. */
+  private readonly lastPort = new Map<string, string>();
   private unwatch: (() => void) | null = null;
 
   constructor(private readonly options: UsbDiscoveryOptions) {}
 
   /** Every printer attached now. */
   async scan(): Promise<DiscoveredPrinter[]> {
-    const devices = await this.options.backend.list();
-    const dupes = duplicateSerials(devices.filter((d) => printerInterface(d)));
+    const printers = (await this.options.backend.list()).filter((d) => printerInterface(d));
+    const present = new Set(printers.map(addressKey));
+    for (const key of this.attached.keys()) if (!present.has(key)) this.attached.delete(key);
+    const twins = duplicateSerials(printers);
     const found: DiscoveredPrinter[] = [];
-    for (const device of devices) {
-      const printer = await this.describe(device, dupes);
+    for (const device of printers) {
+      const printer = await this.describe(device, twins);
       if (printer) found.push(printer);
     }
     return found;
@@ -37,16 +41,17 @@ export class UsbDiscovery implements DiscoverySource {
   async start(onEvent: (event: DiscoveryEvent) => void): Promise<void> {
     this.unwatch = this.options.backend.watch(
       (device) => {
-        void this.describe(device, new Set()).then((printer) => {
+        const twins = new Set([...this.attached.values()].map((a) => a.serial).filter(Boolean));
+        void this.describe(device, twins).then((printer) => {
           if (printer) onEvent({ kind: 'attached', printer });
         });
       },
       (device) => {
         const key = addressKey(device);
-        const path = this.byAddress.get(key);
-        if (!path) return;
-        this.byAddress.delete(key);
-        onEvent({ kind: 'detached', path });
+        const known = this.attached.get(key);
+        if (!known) return;
+        this.attached.delete(key);
+        onEvent({ kind: 'detached', path: known.path });
       },
     );
   }
@@ -57,12 +62,27 @@ export class UsbDiscovery implements DiscoverySource {
     this.unwatch = null;
   }
 
-  private async describe(device: UsbDeviceInfo, dupes: Set<string>): Promise<DiscoveredPrinter | null> {
+  private async describe(device: UsbDeviceInfo, twins: Set<string>): Promise<DiscoveredPrinter | null> {
     const iface = printerInterface(device);
     if (!iface) return null;
-    const path = usbPath(device, !dupes.has(device.serialNumber));
-    this.byAddress.set(addressKey(device), path);
-    return identify(this.options.backend, device, iface, path, this.options.timeoutMs);
+    return identify(this.options.backend, device, iface, this.pathOf(device, twins), this.options.timeoutMs);
+  }
+
+  /**
+   * The path a printer keeps while attached. A new one gets `usb_sn_<serial>` unless another attached printer holds
+   * that path, or reports the same serial (`twins`) and this socket was not the path's last holder; else the port-based path.
+   */
+  private pathOf(device: UsbDeviceInfo, twins: Set<string>): string {
+    const key = addressKey(device);
+    const known = this.attached.get(key);
+    if (known) return known.path;
+    const serialPath = usbPath(device, true);
+    const taken = [...this.attached.values()].some((a) => a.path === serialPath);
+    const returning = this.lastPort.get(serialPath) === portKey(device);
+    const path = !taken && (returning || !twins.has(device.serialNumber)) ? serialPath : usbPath(device, false);
+    this.attached.set(key, { path, serial: device.serialNumber });
+    this.lastPort.set(path, portKey(device));
+    return path;
   }
 }
 

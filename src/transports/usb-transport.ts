@@ -1,7 +1,8 @@
 // USB printer transport: claim (detaching usblp), bulk OUT with the zero-length-packet rule, release; CUPS quirks.
 import { DeviceError } from '../errors';
-import { NO_REATTACH_VENDORS, UNIDIRECTIONAL_VENDORS } from '../usb/usb-identify';
 import { portKey, UsbError, type UsbBackend, type UsbDeviceInfo, type UsbHandle, type UsbInterfaceInfo } from '../usb/usb-backend';
+import { withClaimedInterface } from '../usb/usb-claim';
+import { readEndpoint } from '../usb/usb-quirks';
 import type { SendResult, Transport } from './transport';
 
 /** Where the printer is: the locator its discovery recorded. */
@@ -21,7 +22,7 @@ export interface UsbTransportOptions {
   chunkBytes?: number;
 }
 
-/** A Transport over one USB printer interface; each call opens, claims, releases and closes. */
+/** A Transport over one USB printer interface; each call claims it (or joins this process's claim of it) and releases it. */
 export class UsbTransport implements Transport {
   readonly describe: string;
 
@@ -33,7 +34,8 @@ export class UsbTransport implements Transport {
   /** Sends every byte in bulk OUT transfers, then a zero-length packet when the size is a multiple of the packet size. */
   async send(data: Uint8Array, signal?: AbortSignal): Promise<SendResult> {
     let sent = 0;
-    return this.withInterface(async (handle, iface) => {
+    const { device, iface } = await this.locate();
+    return this.withInterface(device, iface, async (handle) => {
       const out = iface.endpoints.find((e) => e.direction === 'out' && e.transferType === 'bulk')!;
       const chunk = this.options.chunkBytes ?? 16 * 1024;
       while (sent < data.length) {
@@ -49,13 +51,13 @@ export class UsbTransport implements Transport {
     }, () => sent, data.length);
   }
 
-  /** Writes a status command and reads bulk IN until `complete`; null for unidirectional printers or silence. */
+  /** Writes a status command and reads bulk IN until `complete`; null for silence or a printer that may not be read (no IN endpoint, unidirectional quirk). */
   async query(command: Uint8Array, complete: (reply: Buffer) => boolean, timeoutMs: number): Promise<Buffer | null> {
-    if (UNIDIRECTIONAL_VENDORS.has(this.options.locator.vendorId)) return null;
-    return this.withInterface(async (handle, iface) => {
+    const { device, iface } = await this.locate();
+    const input = readEndpoint(device.vendorId, iface);
+    if (!input) return null;
+    return this.withInterface(device, iface, async (handle) => {
       const out = iface.endpoints.find((e) => e.direction === 'out' && e.transferType === 'bulk')!;
-      const input = iface.endpoints.find((e) => e.direction === 'in' && e.transferType === 'bulk');
-      if (!input) return null;
       await handle.bulkOut(iface.number, out.address, command, timeoutMs);
       let reply = Buffer.alloc(0);
       const deadline = Date.now() + timeoutMs;
@@ -71,33 +73,23 @@ export class UsbTransport implements Transport {
     }, () => 0, command.length);
   }
 
-  /** Opens the device, claims the printer interface, runs `work`, releases (re-attaching usblp unless Zebra) and closes. */
-  private async withInterface<T>(work: (handle: UsbHandle, iface: UsbInterfaceInfo) => Promise<T>, sent: () => number, total: number): Promise<T> {
-    const device = await this.find();
-    const iface = device.interfaces.find((i) => i.number === this.options.locator.interface);
-    if (!iface) throw new DeviceError('DEVICE_GONE', `${this.describe}: interface ${this.options.locator.interface} is gone`);
-    let handle: UsbHandle | null = null;
-    let detached = false;
+  /** Runs `work` with the printer interface claimed (usb-claim: usblp detached, released and re-attached per the quirks); errors become DeviceErrors. */
+  private async withInterface<T>(device: UsbDeviceInfo, iface: UsbInterfaceInfo, work: (handle: UsbHandle) => Promise<T>, sent: () => number, total: number): Promise<T> {
     try {
-      handle = await this.options.backend.open(device);
-      detached = await handle.claim(iface.number);
-      return await work(handle, iface);
+      return await withClaimedInterface(this.options.backend, device, iface, work);
     } catch (err) {
       throw this.error(err, sent(), total);
-    } finally {
-      if (handle) {
-        await handle.release(iface.number, detached && !NO_REATTACH_VENDORS.has(device.vendorId)).catch(() => undefined);
-        handle.close();
-      }
     }
   }
 
-  private async find(): Promise<UsbDeviceInfo> {
+  private async locate(): Promise<{ device: UsbDeviceInfo; iface: UsbInterfaceInfo }> {
     const { bus, ports, vendorId, productId } = this.options.locator;
     const devices = await this.options.backend.list().catch((err: unknown) => Promise.reject(this.error(err, 0, 0)));
     const device = devices.find((d) => portKey(d) === `${bus}-${ports || '0'}` && d.vendorId === vendorId && d.productId === productId);
     if (!device) throw new DeviceError('DEVICE_GONE', `${this.describe}: the printer is not connected (unplugged or powered off)`);
-    return device;
+    const iface = device.interfaces.find((i) => i.number === this.options.locator.interface);
+    if (!iface) throw new DeviceError('DEVICE_GONE', `${this.describe}: interface ${this.options.locator.interface} is gone`);
+    return { device, iface };
   }
 
   private error(err: unknown, sent: number, total: number): DeviceError {

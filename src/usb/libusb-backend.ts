@@ -6,6 +6,11 @@ const TRANSFER_TYPES = ['control', 'isochronous', 'bulk', 'interrupt'] as const;
 
 type UsbModule = typeof import('usb');
 let loaded: UsbModule | null = null;
+/**
+ * Our open handles per device. node-usb hands out one Device object, and one libusb handle, per device, so opening
+ * an open device does nothing and closing it ends every user: it is opened for the first of ours and closed after the last.
+ */
+const openCount = new Map<Device, number>();
 
 /** The real USB bus; loads the libusb addon on first use and throws when it cannot. */
 export function libusbBackend(): UsbBackend {
@@ -75,7 +80,7 @@ async function describe(device: Device): Promise<UsbDeviceInfo> {
 /** Reads string descriptors; a device we may not open yields empty strings. */
 async function readStrings(device: Device, indexes: number[]): Promise<string[]> {
   try {
-    device.open();
+    acquire(device);
   } catch {
     return indexes.map(() => '');
   }
@@ -84,12 +89,33 @@ async function readStrings(device: Device, indexes: number[]): Promise<string[]>
       indexes.map((index) => (index ? new Promise<string>((resolve) => device.getStringDescriptor(index, (err, value) => resolve(err ? '' : (value ?? '').trim()))) : Promise.resolve(''))),
     );
   } finally {
+    unacquire(device);
+  }
+}
+
+function acquire(device: Device): void {
+  const count = openCount.get(device) ?? 0;
+  if (count === 0) device.open();
+  openCount.set(device, count + 1);
+}
+
+function unacquire(device: Device): void {
+  const count = (openCount.get(device) ?? 1) - 1;
+  if (count > 0) {
+    openCount.set(device, count);
+    return;
+  }
+  openCount.delete(device);
+  try {
     device.close();
+  } catch {
+    // already closed or gone
   }
 }
 
 function openDevice(device: Device): UsbHandle {
-  wrap(() => device.open());
+  wrap(() => acquire(device));
+  let open = true;
   return {
     controlIn: (type, request, value, index, length, timeoutMs) =>
       new Promise((resolve, reject) => {
@@ -130,11 +156,8 @@ function openDevice(device: Device): UsbHandle {
         endpoint.transfer(length, (err, data) => (err ? reject(usbError(err)) : resolve(Buffer.from(data ?? []))));
       }),
     close: () => {
-      try {
-        device.close();
-      } catch {
-        // already closed or gone
-      }
+      if (open) unacquire(device);
+      open = false;
     },
   };
 }

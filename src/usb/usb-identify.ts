@@ -3,17 +3,13 @@ import type { DiscoveredPrinter } from '../schemas/printer';
 import { contentOf, deviceIdText, modelOf, parseDeviceId, type DeviceId } from './ieee1284';
 import { getDeviceId } from './printer-class';
 import { portKey, type UsbBackend, type UsbDeviceInfo, type UsbInterfaceInfo } from './usb-backend';
+import { withClaimedInterface } from './usb-claim';
 
 /** Receipt printers that present a vendor-specific interface instead of class 7 (vendor id → name). */
 export const RECEIPT_VENDORS: Record<number, string> = { 0x04b8: 'Epson', 0x0519: 'Star Micronics', 0x1d90: 'Citizen', 0x1504: 'Bixolon', 0x0fe6: 'POS' };
 
 const PRINTER_CLASS = 7;
 const VENDOR_CLASS = 0xff;
-
-/** Vendors whose printers must be treated as unidirectional (CUPS usb quirks): Zebra, Star. */
-export const UNIDIRECTIONAL_VENDORS = new Set([0x0a5f, 0x0519]);
-/** Vendors whose kernel driver is not re-attached after a job (CUPS: Zebra). */
-export const NO_REATTACH_VENDORS = new Set([0x0a5f]);
 
 /** The interface to print through: class 7 first, else a fingerprinted vendor-class one with a bulk OUT endpoint. */
 export function printerInterface(device: UsbDeviceInfo): UsbInterfaceInfo | null {
@@ -54,15 +50,17 @@ export async function identify(backend: UsbBackend, device: UsbDeviceInfo, iface
 }
 
 async function readDeviceId(backend: UsbBackend, device: UsbDeviceInfo, iface: UsbInterfaceInfo, timeoutMs: number): Promise<DeviceId> {
-  let handle;
+  const text = await readDeviceIdText(backend, device, iface, timeoutMs);
+  return text === null ? {} : parseDeviceId(text);
+}
+
+/** The 1284 device ID text of the printer interface, asked with the interface claimed; null when unreadable. */
+export async function readDeviceIdText(backend: UsbBackend, device: UsbDeviceInfo, iface: UsbInterfaceInfo, timeoutMs: number): Promise<string | null> {
   try {
-    handle = await backend.open(device);
-    const reply = await getDeviceId(handle, Math.max(0, device.configurationValue - 1), iface.number, iface.alternate, timeoutMs);
-    return parseDeviceId(deviceIdText(reply));
+    const reply = await withClaimedInterface(backend, device, iface, (handle) => getDeviceId(handle, Math.max(0, device.configurationValue - 1), iface.number, iface.alternate, timeoutMs));
+    return deviceIdText(reply);
   } catch {
-    return {};
-  } finally {
-    handle?.close();
+    return null;
   }
 }
 

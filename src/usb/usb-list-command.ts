@@ -1,7 +1,5 @@
 // `printproxyd usb-list`: what libusb sees — ids, classes, the 1284 device ID and the path each printer would get.
-import { deviceIdText } from './ieee1284';
-import { getDeviceId } from './printer-class';
-import { duplicateSerials, printerInterface, usbPath } from './usb-identify';
+import { duplicateSerials, printerInterface, readDeviceIdText, usbPath } from './usb-identify';
 import type { UsbBackend, UsbDeviceInfo } from './usb-backend';
 
 /** Prints a JSON array (one entry per device) to `out`; returns the exit code (0, or 1 when libusb fails). */
@@ -22,14 +20,7 @@ export async function runUsbListCommand(backend: UsbBackend, out: (text: string)
 async function row(backend: UsbBackend, device: UsbDeviceInfo, dupes: Set<string>) {
   const hex = (n: number) => n.toString(16).padStart(4, '0');
   const iface = printerInterface(device);
-  let deviceId: string | null = null;
-  if (iface) {
-    const handle = await backend.open(device).catch(() => null);
-    if (handle) {
-      deviceId = await getDeviceId(handle, Math.max(0, device.configurationValue - 1), iface.number, iface.alternate, 2000).then(deviceIdText, () => null);
-      handle.close();
-    }
-  }
+  const deviceId = iface ? await readDeviceIdText(backend, device, iface, 2000) : null;
   return {
     id: `${hex(device.vendorId)}:${hex(device.productId)}`,
     bus: device.busNumber,

@@ -120,3 +120,22 @@ test('a stalled transfer and a write timeout fail the job with what happened; th
   assert.equal(ok.status, 200);
   assert.equal(plain.lastJob()!.toString(), '^XA^FDok^FS^XZ');
 });
+
+test('GET /printers/{path} in the middle of a job reads the live port status through the job’s claim; the job is undisturbed', async () => {
+  const slow = bus.add({ vendorId: 0x04b8, productId: 0x0e28, serialNumber: 'SLOW1', ports: [4], kernelDriverBound: true, deviceIdReply: deviceIdReply('MFG:EPSON;CMD:ESCPOS;MDL:TM-T20III;') });
+  await new Promise((r) => setTimeout(r, 50));
+  const claimsBefore = slow.claims;
+  slow.outDelayMs = 50;
+  slow.portStatus = 0x38;
+  const body = Buffer.alloc(100_000, 0x2e);
+  const job = d.api('POST', '/print/usb_sn_SLOW1', { raw: body });
+  await new Promise((r) => setTimeout(r, 40));
+  const mid = await printer('usb_sn_SLOW1');
+  assert.equal(mid.status, 'error');
+  assert.deepEqual(mid.statusReasons, ['media-empty-error']);
+  const res = await job;
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  assert.deepEqual(slow.lastJob(), body);
+  assert.equal(slow.claims, claimsBefore + 1, 'the probe joined the job’s claim');
+  assert.equal(slow.kernelDriverBound, true, 'usblp is back after the job (not a Zebra)');
+});

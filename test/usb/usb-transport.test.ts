@@ -1,0 +1,44 @@
+// The USB transport's CUPS quirks: unidirectional printers are never read from; usblp goes back after a job, except on a Zebra.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { UsbTransport, type UsbLocator } from '../../src/transports/usb-transport';
+import { FakeUsbBus, type FakeUsbDevice } from '../fixtures/fake-usb';
+
+function transportFor(bus: FakeUsbBus, device: FakeUsbDevice): UsbTransport {
+  const { busNumber, portNumbers, vendorId, productId } = device.info;
+  const locator: UsbLocator = { bus: busNumber, ports: portNumbers.join('.'), vendorId, productId, interface: 0 };
+  return new UsbTransport({ backend: bus, locator, writeTimeoutMs: 1000 });
+}
+
+test('a Star printer (unidirectional quirk) gets its job byte-exact and nothing ever reads its bulk IN endpoint', async () => {
+  const bus = new FakeUsbBus();
+  const star = bus.add({ vendorId: 0x0519, productId: 0x0003, serialNumber: 'ST1', interfaceClass: 0xff, hasInEndpoint: true });
+  star.inQueue.push(Buffer.from([0x23, 0x86, 0x00]));
+  const transport = transportFor(bus, star);
+  const receipt = Buffer.concat([Buffer.from([0x1b, 0x40]), Buffer.from('Star\n'), Buffer.from([0x1b, 0x64, 0x02])]);
+  assert.deepEqual(await transport.send(receipt), { bytes: receipt.length });
+  assert.deepEqual(star.lastJob(), receipt);
+  assert.equal(await transport.query(Buffer.from([0x1b, 0x06, 0x01]), (reply) => reply.length > 0, 100), null);
+  assert.equal(star.inReads, 0);
+  assert.equal(star.inQueue.length, 1, 'the back-channel data is left unread');
+  assert.equal(star.jobs.length, 1, 'the status query wrote nothing either');
+});
+
+test('a bidirectional printer (Epson) may be read: the same query gets its answer from bulk IN', async () => {
+  const bus = new FakeUsbBus();
+  const epson = bus.add({ vendorId: 0x04b8, productId: 0x0e28, serialNumber: 'EP1', hasInEndpoint: true });
+  epson.inQueue.push(Buffer.from([0x14]));
+  const reply = await transportFor(bus, epson).query(Buffer.from([0x10, 0x04, 0x01]), (r) => r.length > 0, 100);
+  assert.deepEqual(reply, Buffer.from([0x14]));
+  assert.equal(epson.inReads, 1);
+});
+
+test('after a job usblp is re-attached to an Epson but not to a Zebra (CUPS no-reattach quirk)', async () => {
+  const bus = new FakeUsbBus();
+  const epson = bus.add({ vendorId: 0x04b8, productId: 0x0e28, serialNumber: 'EP1', ports: [1], kernelDriverBound: true });
+  const zebra = bus.add({ vendorId: 0x0a5f, productId: 0x0166, serialNumber: 'ZB1', ports: [2], kernelDriverBound: true });
+  await transportFor(bus, epson).send(Buffer.from('receipt\n'));
+  await transportFor(bus, zebra).send(Buffer.from('^XA^XZ'));
+  assert.deepEqual([epson.kernelDetaches, epson.kernelReattaches, epson.kernelDriverBound], [1, 1, true]);
+  assert.deepEqual([zebra.kernelDetaches, zebra.kernelReattaches, zebra.kernelDriverBound], [1, 0, false]);
+});
