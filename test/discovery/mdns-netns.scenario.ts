@@ -29,9 +29,11 @@ after(async () => {
   await emulator.stop();
 });
 
-test('GET /discover lists the advertised printers with path, content and discovered: true', async () => {
-  const res = await d.api('GET', '/discover');
-  assert.equal(res.status, 200);
+test('after GET /discover, GET /printers lists the advertised printers with path, content and discovered: true', async () => {
+  const scan = await d.api('GET', '/discover');
+  assert.equal(scan.status, 200);
+  assert.equal(scan.body.result.content, null);
+  const res = await d.api('GET', '/printers');
   const byPath = new Map<string, any>(res.body.result.content.map((p: any) => [p.path, p]));
   const zebra = byPath.get(`tcp_127-0-0-1_${port}`);
   assert.ok(zebra, JSON.stringify([...byPath.keys()]));

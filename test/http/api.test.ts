@@ -133,10 +133,12 @@ describe('printers', () => {
     assertEnvelope(unknown, 404, '/nothing-here', 'Not found');
   });
 
-  test('GET /discover answers the envelope with the printer list', async () => {
+  test('GET /discover scans and answers content null (seed 4.4); GET /printers lists the result', async () => {
     const res = await d.api('GET', '/discover');
     assertEnvelope(res, 200, '/discover', 'Successfully discovered printers.');
-    assert.ok(Array.isArray(res.body.result.content));
+    assert.equal(res.body.result.content, null);
+    const list = await d.api('GET', '/printers');
+    assert.ok(Array.isArray(list.body.result.content));
   });
 });
 

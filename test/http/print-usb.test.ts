@@ -26,8 +26,10 @@ async function printer(path: string): Promise<any> {
 }
 
 test('discovery finds a Zebra, an Epson receipt printer and a serial-less printer with the right paths and contents', async () => {
-  const res = await d.api('GET', '/discover');
-  assert.equal(res.status, 200);
+  const scan = await d.api('GET', '/discover');
+  assert.equal(scan.status, 200);
+  assert.equal(scan.body.result.content, null);
+  const res = await d.api('GET', '/printers');
   const byPath = new Map<string, any>(res.body.result.content.map((p: any) => [p.path, p]));
   const z = byPath.get('usb_sn_D4J201234');
   assert.equal(z.content, 'zpl');

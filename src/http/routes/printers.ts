@@ -58,11 +58,11 @@ export function printerRoutes(deps: PrinterRouteDeps): Route[] {
       },
     },
     {
-      method: 'get', path: '/discover', tag: 'printers', summary: 'Scan USB and the network for printers',
-      response: Type.Array(PrinterSchema),
+      method: 'get', path: '/discover', tag: 'printers', summary: 'Scan USB and the network for printers; GET /printers then lists them (seed 4.4)',
+      response: Type.Null(),
       handler: async () => {
-        const report = await deps.registry.discover();
-        return listReply(report.printers, 'Successfully discovered printers.');
+        await deps.registry.discover();
+        return { message: 'Successfully discovered printers.', content: null };
       },
     },
   ];
