@@ -3,8 +3,6 @@ import { parseCommandLine, USAGE, UsageError } from './cli';
 import { startDaemon } from './daemon';
 import { buildInfo } from './build-info';
 import { createLogger } from './log';
-import { readFile, writeFile } from 'node:fs/promises';
-import { readPdfiumWasm } from './render/render-assets';
 import { runUsbListCommand } from './usb/usb-list-command';
 import { libusbBackend } from './usb/libusb-backend';
 import { prepareNatives } from './native/prepare-natives';
@@ -64,13 +62,8 @@ async function runSubcommand(kind: 'render' | 'usb-list', args: string[]): Promi
   await prepareNatives(process.env.PRINTPROXY_NATIVE_DIR || undefined, process.env.PRINTPROXY_DATA_DIR || './data');
   if (kind === 'render') {
     const { runRenderCommand } = await import('./render/render-command');
-    return runRenderCommand(args, {
-      readFile: (path) => readFile(path),
-      writeFile: (path, data) => writeFile(path, data),
-      stdout: (data) => process.stdout.write(data),
-      stderr: (text) => process.stderr.write(text),
-      loadWasm: async () => readPdfiumWasm(),
-    });
+    const { processRenderIo } = await import('./render/render-command-io');
+    return runRenderCommand(args, processRenderIo());
   }
   return runUsbListCommand(libusbBackend(), (t) => process.stdout.write(t), (t) => process.stderr.write(t));
 }

@@ -119,11 +119,13 @@ export class HttpServer {
   private handle(compiled: Compiled, res: HttpResponse, req: HttpRequest): void {
     const exchange = this.begin(res, req);
     const params: Record<string, string> = {};
+    // read now (req dies with this callback), decoded only once the key is known good: 401 comes before 400
+    const raw = compiled.paramNames.map((_, index) => req.getParameter(index) ?? '');
     try {
-      compiled.paramNames.forEach((name, index) => {
-        params[name] = decodeParam(req.getParameter(index), name);
-      });
       this.authenticate(compiled.route, exchange);
+      compiled.paramNames.forEach((name, index) => {
+        params[name] = decodeParam(raw[index], name);
+      });
     } catch (err) {
       this.fail(exchange, err);
       return;

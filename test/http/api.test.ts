@@ -1,6 +1,8 @@
 // Integration tests of the management API against the real daemon on port 0.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { startDaemon, type DaemonHandle } from '../helpers/daemon-process';
 
 let d: DaemonHandle;
@@ -233,5 +235,24 @@ describe('openapi.json', () => {
     const validator = new Validator();
     const result = await validator.validate(doc);
     assert.equal(result.valid, true, JSON.stringify(result.errors));
+  });
+
+  test("lists every operation of the seed's endpoint table", async () => {
+    const doc = (await d.api('GET', '/openapi.json', { key: null })).body;
+    const seed = readFileSync(join(__dirname, '..', '..', '..', 'shared', 'spec', 'seed-api.md'), 'utf8');
+    const operations = [...seed.matchAll(/^\| (GET|POST|PUT|PATCH|DELETE) \| `([^`]+)` \|/gm)].map(([, method, path]) => [method.toLowerCase(), path]);
+    assert.ok(operations.length >= 10, `read ${operations.length} operations from the seed`);
+    for (const [method, path] of operations) assert.ok(doc.paths[path]?.[method], `${method.toUpperCase()} ${path} is in openapi.json`);
+  });
+});
+
+describe('order of checks', () => {
+  test('a malformed path parameter is 401 without the key and 400 naming the parameter with it', async () => {
+    const bad = '/printers/%E0%A4%A';
+    const anonymous = await d.api('GET', bad, { key: null, localAddress: '127.0.2.1' });
+    assertEnvelope(anonymous, 401, bad, 'Unauthorized');
+    const keyed = await d.api('GET', bad);
+    assertEnvelope(keyed, 400, bad, 'Invalid request');
+    assert.match(keyed.body.result.content.message, /path/);
   });
 });
