@@ -21,7 +21,8 @@ import { ippUri } from './drivers/driver-factory';
 import { buildTestPagePdf } from '../ipp/test-page-pdf';
 import { readPdfiumWasm } from '../render/render-assets';
 import type { TestPageBuilder } from './test-documents';
-import { createPdfToZpl } from '../spooler/pdf-filter';
+import { createPdfToZpl, renderPoolStarter } from '../spooler/pdf-filter';
+import { renderWorkersOf } from '../settings/render-workers';
 import { UsbDiscovery } from '../discovery/usb-discovery';
 import { MdnsDiscovery } from '../discovery/mdns-discovery';
 import { MdnsAdvertiser } from '../discovery/mdns-advertiser';
@@ -91,7 +92,12 @@ export function createPrinterServices(deps: PrinterServicesDeps): PrinterService
   ];
   let advertiser: MdnsAdvertiser | null = null;
   const store = new JobStore({ retentionMs: HOUR_MS, maxRecords: 10_000 });
-  const pdf = createPdfToZpl({ maxQueue: 64, jobTimeoutMs: 30_000, logger: deps.logger });
+  const pdf = createPdfToZpl({
+    workers: () => renderWorkersOf(deps.settings.value),
+    startPool: renderPoolStarter({ maxQueue: 64, jobTimeoutMs: 30_000, logger: deps.logger }),
+  });
+  // a changed worker count retires the running pool once its renders are done
+  const stopResizing = deps.settings.onChange(pdf.resize);
   const roots = () => [join(deps.dataDir, 'files'), ...deps.settings.value.shares.map((s) => s.sharePath)];
   let spooler: Spooler | null = null;
   let registry: PrinterRegistry | null = null;
@@ -155,6 +161,7 @@ export function createPrinterServices(deps: PrinterServicesDeps): PrinterService
       await advertiser?.stop();
       await Promise.all(sources.map((source) => source.stop?.()));
       await spooler?.close(5000);
+      stopResizing();
       await pdf.close();
     },
   };

@@ -20,6 +20,8 @@ export function printerView(record: PrinterRecord, live: LiveStatus): Printer {
   if (record.supportedFormats !== undefined) view.supportedFormats = record.supportedFormats;
   if (record.localAddress !== undefined) view.localAddress = record.localAddress;
   if (record.capabilities !== undefined) view.capabilities = record.capabilities;
+  if (record.dpi !== undefined) view.dpi = record.dpi;
+  if (record.dither !== undefined) view.dither = record.dither;
   return view;
 }
 

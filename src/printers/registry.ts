@@ -2,15 +2,22 @@
 import { ApiError } from '../errors';
 import type { Logger } from '../log';
 import type { DiscoveryEvent, DiscoverySource } from '../discovery/source';
-import type { ContentKind, CreatePrinterBody, DiscoveredPrinter, PatchPrinterBody } from '../schemas/printer';
+import type { ContentKind, CreatePrinterBody, DiscoveredPrinter, Dpi, PatchPrinterBody } from '../schemas/printer';
+import type { ManualPrinter } from '../schemas/settings';
+import { applyChange } from '../settings/apply-change';
 import type { SettingsStore } from '../settings/settings-store';
+import { reportedDpi } from './printer-dpi';
 import { networkPath, pathFromUri, printerId } from './printer-path';
 
-/** A printer as the device knows it: what discovery or the user gave, plus id, tags and origin. */
+/** A printer as the device knows it: what discovery or the user gave, plus id, tags, origin and render settings. */
 export interface PrinterRecord extends DiscoveredPrinter {
   id: string;
   tags: string[];
   discovered: boolean;
+  /** Resolution for rendering PDFs: set by PATCH, else from a USB model string; undefined when unknown. */
+  dpi?: Dpi;
+  /** Dither PDFs by default (PATCH); undefined when not set. */
+  dither?: boolean;
 }
 
 /** Collaborators of the registry. */
@@ -51,9 +58,9 @@ export class PrinterRegistry {
   }
 
   private compute(): PrinterRecord[] {
-    const manual = this.deps.settings.value.printers.map((p) => this.record({ ...p }, false, p.tags));
+    const manual = this.deps.settings.value.printers.map((p) => this.record({ ...p }, false, p));
     const manualPaths = new Set(manual.map((p) => p.path));
-    const found = [...this.discovered.values()].filter((p) => !manualPaths.has(p.path)).map((p) => this.record(p, true, []));
+    const found = [...this.discovered.values()].filter((p) => !manualPaths.has(p.path)).map((p) => this.record(p, true, { tags: [] }));
     return [...manual, ...found];
   }
 
@@ -95,14 +102,13 @@ export class PrinterRegistry {
     return this.get(path);
   }
 
-  /** Changes tags, model or content of a printer; discovered printers keep them as an override by path. */
+  /** Changes tags, model, content, dpi or dither of a printer (null forgets dpi/dither); discovered printers keep them as an override by path. */
   async patch(pathOrUri: string, body: PatchPrinterBody): Promise<PrinterRecord> {
     const printer = this.get(pathOrUri);
     const change = { ...body, ...(body.tags ? { tags: dedupeTags(body.tags) } : {}) };
     await this.deps.settings.update((s) => {
       const manual = s.printers.find((p) => p.path === printer.path);
-      if (manual) Object.assign(manual, change);
-      else s.printerOverrides[printer.path] = { ...s.printerOverrides[printer.path], ...change };
+      applyChange(manual ?? (s.printerOverrides[printer.path] ??= {}), change);
     });
     return this.get(printer.path);
   }
@@ -154,16 +160,21 @@ export class PrinterRegistry {
     for (const printer of printers) this.apply(source, { kind: 'attached', printer });
   }
 
-  private record(printer: DiscoveredPrinter, discovered: boolean, ownTags: string[]): PrinterRecord {
+  /** `own`: what a manual printer stores itself (tags, dpi, dither); a discovered printer's come from its override. */
+  private record(printer: DiscoveredPrinter, discovered: boolean, own: Pick<ManualPrinter, 'tags' | 'dpi' | 'dither'>): PrinterRecord {
     const override = this.deps.settings.value.printerOverrides[printer.path] ?? {};
+    const dpi = override.dpi ?? own.dpi ?? reportedDpi(printer);
+    const dither = override.dither ?? own.dither;
     return {
       ...printer,
       ...this.details.get(printer.path),
       ...(override.model ? { model: override.model } : {}),
       content: override.content ?? printer.content,
       id: printerId(printer.path),
-      tags: override.tags ?? ownTags,
+      tags: override.tags ?? own.tags,
       discovered,
+      ...(dpi !== undefined ? { dpi } : {}),
+      ...(dither !== undefined ? { dither } : {}),
     };
   }
 }

@@ -1,4 +1,4 @@
-// Pool of PDF render workers: sized at construction, bounded queue, per-job timeout, crashed or hung workers replaced.
+// Pool of PDF render workers: sized at construction, bounded queue, per-job timeout, crashed or hung workers replaced, drained on retirement.
 import type { Worker } from 'node:worker_threads';
 import { DeviceError } from '../errors';
 import type { Logger } from '../log';
@@ -21,7 +21,10 @@ export interface RenderPoolOptions {
   logger: Logger;
 }
 
-/** A render refused at once because `size` jobs run and `maxQueue` wait; answer 503/429. */
+/**
+ * A render refused at once because `size` jobs run and `maxQueue` wait. Nothing retries it: the print job fails with this
+ * message as its `error` (a `wait: true` request answers 502 Print failed); the HTTP request itself is not refused.
+ */
 export class RenderQueueFullError extends DeviceError {
   constructor(accepted: number) {
     super('RENDER_QUEUE_FULL', `render queue is full (${accepted} jobs accepted)`);
@@ -57,6 +60,10 @@ export class RenderPool {
   private readonly queue: Job[] = [];
   private nextId = 1;
   private closed = false;
+  /** Set once `drain` was called: resolves when every accepted job settled and the workers ended. */
+  private draining: Promise<void> | undefined;
+  /** Promises of accepted renders not settled yet. */
+  private readonly accepted = new Set<Promise<unknown>>();
   private readonly wasm: Uint8Array;
 
   constructor(private readonly options: RenderPoolOptions) {
@@ -69,7 +76,7 @@ export class RenderPool {
 
   /** Renders `pdf` (copied, then moved to a worker) to ZPL; rejects with RenderQueueFullError or DeviceError RENDER_FAILED. */
   render(pdf: Uint8Array, opts: LabelRenderOptions = {}): Promise<RenderResult> {
-    if (this.closed) return Promise.reject(new DeviceError('RENDER_FAILED', 'render pool is closed'));
+    if (this.closed || this.draining) return Promise.reject(new DeviceError('RENDER_FAILED', 'render pool is closed'));
     let resolved: ResolvedRenderOptions;
     try {
       resolved = resolveRenderOptions(opts);
@@ -78,10 +85,21 @@ export class RenderPool {
     }
     if (this.queue.length + this.running() >= this.options.size + this.options.maxQueue) return Promise.reject(new RenderQueueFullError(this.queue.length + this.running()));
     this.fill();
-    return new Promise<RenderResult>((resolve, reject) => {
+    const result = new Promise<RenderResult>((resolve, reject) => {
       this.queue.push({ id: this.nextId++, pdf: new Uint8Array(pdf), opts: resolved, resolve, reject });
       this.dispatch();
     });
+    this.track(result);
+    return result;
+  }
+
+  /**
+   * Retires the pool without failing anything: refuses new renders at once ("render pool is closed"), lets every
+   * accepted job (waiting or running) finish as usual, then ends the workers. Resolves when they have ended; idempotent.
+   */
+  drain(): Promise<void> {
+    this.draining ??= Promise.allSettled([...this.accepted]).then(() => this.close());
+    return this.draining;
   }
 
   /** Jobs waiting and running, and workers alive (ready or starting). */
@@ -94,6 +112,12 @@ export class RenderPool {
     this.closed = true;
     for (const job of this.queue.splice(0)) job.reject(new DeviceError('RENDER_FAILED', 'render pool is closed'));
     await Promise.all([...this.slots].map((slot) => this.end(slot, 'render pool is closed')));
+  }
+
+  private track(result: Promise<RenderResult>): void {
+    this.accepted.add(result);
+    const settled = () => this.accepted.delete(result);
+    result.then(settled, settled);
   }
 
   private running(): number {

@@ -1,7 +1,7 @@
 // Print options (seed 2.5): the schema that validates them and the type every filter and driver reads.
 import { Type, type Static } from '@sinclair/typebox';
 
-/** Seed 2.5 options. Unknown keys are rejected; unsupported-but-valid values are ignored by drivers. */
+/** Seed 2.5 options plus `dither` (label printers only). Unknown keys are rejected; unsupported-but-valid values are ignored by drivers. */
 export const PrintOptionsSchema = Type.Object(
   {
     copies: Type.Optional(Type.Integer({ minimum: 1, maximum: 9999 })),
@@ -15,6 +15,11 @@ export const PrintOptionsSchema = Type.Object(
       Type.Union([Type.Literal('portrait'), Type.Literal('landscape'), Type.Literal('reverse-landscape'), Type.Literal('reverse-portrait')]),
     ),
     quality: Type.Optional(Type.Union([Type.Literal('draft'), Type.Literal('normal'), Type.Literal('high')])),
+    dither: Type.Optional(
+      Type.Boolean({
+        description: 'Error-diffusion dithering instead of the black threshold, for photographic PDFs on label (zpl) printers; overrides the printer\'s dither setting. Other printers ignore it (seed 2.5).',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

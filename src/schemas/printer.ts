@@ -35,6 +35,11 @@ export const CapabilitiesSchema = Type.Object({
 /** Printer capabilities. */
 export type Capabilities = Static<typeof CapabilitiesSchema>;
 
+/** Label printer resolutions in dots per inch (6, 8, 12 and 24 dots/mm). */
+export const DpiSchema = Type.Union([Type.Literal(152), Type.Literal(203), Type.Literal(300), Type.Literal(600)]);
+/** A label printer resolution in dots per inch. */
+export type Dpi = Static<typeof DpiSchema>;
+
 /** Live printer state. */
 export const PrinterStatusSchema = Type.Union([Type.Literal('online'), Type.Literal('offline'), Type.Literal('error'), Type.Literal('unknown')]);
 /** A live printer state. */
@@ -55,6 +60,12 @@ export const PrinterSchema = Type.Object({
   statusReasons: Type.Array(Type.String()),
   capabilities: Type.Optional(CapabilitiesSchema),
   tags: Type.Array(Type.String()),
+  dpi: Type.Optional(
+    Type.Union(DpiSchema.anyOf, {
+      description: 'Resolution PDFs are rendered at for this label printer: set with PATCH, else read from a USB model string; absent when unknown (203 is used). Other printers ignore it.',
+    }),
+  ),
+  dither: Type.Optional(Type.Boolean({ description: 'Error-diffusion dithering of PDFs for this label printer (a job\'s options.dither wins); absent means off. Other printers ignore it.' })),
 });
 /** A printer as answered by the API. */
 export type Printer = Static<typeof PrinterSchema>;
@@ -103,6 +114,8 @@ export const PatchPrinterBodySchema = Type.Object(
     tags: Type.Optional(Type.Array(TagSchema, { maxItems: 64 })),
     model: Type.Optional(Type.String({ maxLength: 256 })),
     content: Type.Optional(ContentKindSchema),
+    dpi: Type.Optional(Type.Union([DpiSchema, Type.Null()], { description: 'Printer resolution in dpi for rendering PDFs (label printers); null forgets it.' })),
+    dither: Type.Optional(Type.Union([Type.Boolean(), Type.Null()], { description: 'Dither PDFs for this label printer by default; null forgets it.' })),
   },
   { additionalProperties: false },
 );

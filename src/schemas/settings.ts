@@ -1,6 +1,6 @@
 // Settings, shares and extension settings schemas (seed 2.7–2.9 and decisions.md writes).
 import { Type, type Static } from '@sinclair/typebox';
-import { ConnectionSchema, ContentKindSchema, TagSchema } from './printer';
+import { ConnectionSchema, ContentKindSchema, DpiSchema, TagSchema } from './printer';
 
 /** A network share (seed 2.8). */
 export const ShareSchema = Type.Object(
@@ -64,6 +64,12 @@ export type ExtensionSettings = Static<typeof ExtensionSettingsSchema>;
 /** Body of `PUT /extensions/settings`: the whole array. */
 export const ExtensionSettingsListSchema = Type.Array(ExtensionSettingsSchema, { maxItems: 32 });
 
+/** Most PDF render workers the device may run. */
+export const MAX_RENDER_WORKERS = 16;
+
+/** PDF render worker threads: 1..16. */
+export const RenderWorkersSchema = Type.Integer({ minimum: 1, maximum: MAX_RENDER_WORKERS });
+
 /** Body of `PUT /settings`. */
 export const SettingsPutBodySchema = Type.Object(
   {
@@ -71,6 +77,11 @@ export const SettingsPutBodySchema = Type.Object(
     subDomain: Type.Optional(Type.String({ maxLength: 63, pattern: '^[a-z0-9-]*$' })),
     allowedOrigins: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 512 }), { minItems: 1, maxItems: 64 })),
     maxBodyBytes: Type.Optional(Type.Integer({ minimum: 1024, maximum: 1024 * 1024 * 1024 })),
+    renderWorkers: Type.Optional(
+      Type.Union([RenderWorkersSchema, Type.Null()], {
+        description: 'PDF render worker threads; null goes back to the default (the CPU count, at most 16). Renders already accepted finish on the old pool.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -84,15 +95,19 @@ export const ManualPrinterSchema = Type.Object({
   model: Type.Optional(Type.String()),
   content: ContentKindSchema,
   tags: Type.Array(Type.String()),
+  dpi: Type.Optional(DpiSchema),
+  dither: Type.Optional(Type.Boolean()),
 });
 /** A persisted manual printer. */
 export type ManualPrinter = Static<typeof ManualPrinterSchema>;
 
-/** Tags/model/content kept by path for discovered printers. */
+/** Tags/model/content/dpi/dither kept by path for discovered printers. */
 export const PrinterOverrideSchema = Type.Object({
   tags: Type.Optional(Type.Array(TagSchema)),
   model: Type.Optional(Type.String()),
   content: Type.Optional(ContentKindSchema),
+  dpi: Type.Optional(DpiSchema),
+  dither: Type.Optional(Type.Boolean()),
 });
 /** A persisted override. */
 export type PrinterOverride = Static<typeof PrinterOverrideSchema>;
@@ -106,6 +121,8 @@ export const StoredSettingsSchema = Type.Object({
   subDomain: Type.String(),
   allowedOrigins: Type.Array(Type.String()),
   maxBodyBytes: Type.Integer({ minimum: 1024 }),
+  /** Absent: the CPU count (see renderWorkersOf). */
+  renderWorkers: Type.Optional(RenderWorkersSchema),
   printers: Type.Array(ManualPrinterSchema),
   printerOverrides: Type.Record(Type.String(), PrinterOverrideSchema),
   shares: Type.Array(ShareSchema),

@@ -46,6 +46,8 @@ export function describeSchema(schema: TSchema): string {
       return describeString(schema);
     case 'Boolean':
       return 'a boolean';
+    case 'Null':
+      return 'null';
     case 'Array':
       return describeArray(schema);
     case 'Object':

@@ -29,6 +29,7 @@ export class SettingsStore {
   private current: StoredSettings;
   private saving: Promise<void> = Promise.resolve();
   private readonly logger: Logger;
+  private readonly listeners = new Set<() => void>();
 
   constructor(options: SettingsStoreOptions) {
     mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
@@ -51,7 +52,15 @@ export class SettingsStore {
     const draft = structuredClone(this.current);
     change(draft);
     this.current = draft;
-    return this.persist();
+    const saved = this.persist();
+    for (const listener of this.listeners) listener();
+    return saved;
+  }
+
+  /** Calls `listener` after each `update`, once the new value is current (not yet on disk); returns the unsubscribe. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   /** Writes the current state (used at first start and at shutdown). */

@@ -1,34 +1,75 @@
-// The spooler's PDF → ZPL filter over the render pool, started on the first PDF (idle devices pay nothing).
-import os from 'node:os';
+// The spooler's PDF → ZPL filter over a render pool: started on the first PDF (idle devices pay nothing), and
+// replaced by a pool of the new size after the worker-count setting changes, without failing a render in flight.
+import { DeviceError } from '../errors';
 import type { Logger } from '../log';
 import { defaultWorkerSource, readPdfiumWasm } from '../render/render-assets';
 import { RenderPool } from '../render/render-pool';
-import type { PdfToZpl } from '../spooler/filter';
+import type { PdfToZpl } from './filter';
 
-/** Pool sizing: workers (default: CPU count), jobs waiting beyond them, and the per-render time limit in ms. */
+/** Starts a render pool of `size` workers. */
+export type StartRenderPool = (size: number) => RenderPool;
+
+/** What the filter needs: the wanted pool size (read at each render and each `resize`), and how to start a pool. */
 export interface PdfToZplOptions {
-  workers?: number;
+  workers: () => number;
+  startPool: StartRenderPool;
+}
+
+/** The PdfToZpl filter and the life cycle of its pool. */
+export interface PdfToZplFilter {
+  render: PdfToZpl;
+  /**
+   * Retires the pool when `workers()` no longer matches its size: it refuses new renders, finishes the ones it
+   * accepted, then ends its workers; the next render starts a pool of the new size. No-op when the size is unchanged.
+   */
+  resize(): void;
+  /** Ends every pool at once, the current one and any still finishing (their unfinished renders fail); later renders fail. */
+  close(): Promise<void>;
+}
+
+/** Pool settings besides the size: jobs waiting beyond the workers, per-render time limit in ms, logger. */
+export interface RenderPoolSettings {
   maxQueue: number;
   jobTimeoutMs: number;
   logger: Logger;
 }
 
-/** A lazily started render pool behind the PdfToZpl filter signature; `close` ends its workers. */
-export function createPdfToZpl(options: PdfToZplOptions): { render: PdfToZpl; close: () => Promise<void> } {
-  let pool: RenderPool | null = null;
-  const get = () =>
-    (pool ??= new RenderPool({
-      size: options.workers ?? Math.max(1, os.availableParallelism()),
-      maxQueue: options.maxQueue,
-      jobTimeoutMs: options.jobTimeoutMs,
-      wasm: readPdfiumWasm(),
-      worker: defaultWorkerSource(),
-      logger: options.logger,
-    }));
+/** Starts pools of the daemon's own pdfium worker (embedded code in the bundle, the .ts source otherwise). */
+export function renderPoolStarter(settings: RenderPoolSettings): StartRenderPool {
+  return (size) => new RenderPool({ size, ...settings, wasm: readPdfiumWasm(), worker: defaultWorkerSource() });
+}
+
+/** A lazily started, resizable render pool behind the PdfToZpl filter signature. */
+export function createPdfToZpl(options: PdfToZplOptions): PdfToZplFilter {
+  let current: { size: number; pool: RenderPool } | null = null;
+  let closed = false;
+  const retiring = new Set<RenderPool>();
+  const retire = () => {
+    if (!current) return;
+    const { pool } = current;
+    current = null;
+    retiring.add(pool);
+    const gone = () => retiring.delete(pool);
+    void pool.drain().then(gone, gone);
+  };
+  const resize = () => {
+    if (current && current.size !== options.workers()) retire();
+  };
+  const pool = () => {
+    if (closed) throw new DeviceError('RENDER_FAILED', 'render pool is closed');
+    resize();
+    if (current) return current.pool;
+    const size = options.workers();
+    current = { size, pool: options.startPool(size) };
+    return current.pool;
+  };
   return {
-    render: async (pdf, printOptions) => (await get().render(pdf, { ...printOptions, dpi: 203 })).zpl,
+    render: async (pdf, renderOptions) => (await pool().render(pdf, renderOptions)).zpl,
+    resize,
     close: async () => {
-      await pool?.close();
+      closed = true;
+      retire();
+      await Promise.all([...retiring].map((p) => p.close()));
     },
   };
 }

@@ -213,7 +213,7 @@ export class Spooler {
       const bytes = await this.deps.loadDocument(active.spec, active.data, controller.signal);
       job.size = bytes.length;
       const prepared = await prepareForPrinter(
-        { bytes, format: resolveFormat(active.spec.format, bytes), printerContent: printer.content, title: job.title, userName: job.source ?? 'printproxyd', options: active.sub.options },
+        { bytes, format: resolveFormat(active.spec.format, bytes), printerContent: printer.content, label: { dpi: printer.dpi, dither: printer.dither }, title: job.title, userName: job.source ?? 'printproxyd', options: active.sub.options },
         this.deps.pdfToZpl,
         controller.signal,
       );

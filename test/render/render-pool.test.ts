@@ -135,6 +135,28 @@ test('a job that traps inside pdfium fails, and its worker is replaced since its
   assert.notEqual(await threadOf(), before, 'a new worker thread serves the next job');
 });
 
+test('drain lets accepted jobs (waiting and running) finish, refuses new ones, then ends the workers', async () => {
+  const p = pool(fakeWorker, { size: 1, maxQueue: 4 });
+  await p.render(ascii('warm1'));
+  const running = p.render(ascii('run01'));
+  const waiting = p.render(ascii('wait1'));
+  assert.deepEqual([p.stats().running, p.stats().queued], [1, 1]);
+  const drained = p.drain();
+  assert.equal(p.drain(), drained, 'idempotent');
+  await rejectsWith(p.render(ascii('late1')), 'RENDER_FAILED', /render pool is closed/);
+  assert.equal(new TextDecoder().decode((await running).zpl), '^XArun01^XZ');
+  assert.equal(new TextDecoder().decode((await waiting).zpl), '^XAwait1^XZ');
+  await drained;
+  assert.deepEqual(p.stats(), { queued: 0, running: 0, workers: 0 });
+});
+
+test('drain of an idle pool ends its workers at once', async () => {
+  const p = pool(fakeWorker, { size: 2 });
+  await p.render(ascii('idle1'));
+  await p.drain();
+  assert.equal(p.stats().workers, 0);
+});
+
 test('pool settings are checked at construction', () => {
   for (const bad of [{ size: 0 }, { size: 1.5 }, { maxQueue: -1 }, { jobTimeoutMs: 0 }]) {
     assert.throws(() => new RenderPool({ size: 1, maxQueue: 1, jobTimeoutMs: 1000, wasm, worker: fakeWorker, logger: silentLogger, ...bad }), /render pool \w+ must be an integer of at least \d/);

@@ -52,6 +52,7 @@ test('defaults and lenient top-level copies/paperSize', () => {
   assert.deepEqual(s.options, { copies: 2, paperSize: '4x6' });
   const both = parse({ content: '^XA^XZ', contentType: 'zpl', copies: 2, options: { copies: 5 } });
   assert.equal(both.options.copies, 5, 'options wins over the top-level field');
+  assert.deepEqual(parse({ content: 'JVBERi0=', contentType: 'pdf_base64', options: { dither: true } }).options, { dither: true }, 'dither is an additive option');
   const header = parsePrintRequest(request({ content: '^XA^XZ' }, { headers: { 'idempotency-key': 'h1' } }), () => [files]);
   assert.equal(header.idempotencyKey, 'h1');
 });

@@ -3,6 +3,8 @@ import { Type } from '@sinclair/typebox';
 import { SettingsPutBodySchema, type SettingsPutBody } from '../../schemas/settings';
 import { generateApiKey, type SettingsStore } from '../../settings/settings-store';
 import { maskApiKey, maskExtension, maskShare } from '../../settings/masking';
+import { applyChange } from '../../settings/apply-change';
+import { renderWorkersOf } from '../../settings/render-workers';
 import { printerSettingsView } from '../../printers/printer-view';
 import type { PrinterRegistry } from '../../printers/registry';
 import type { Route } from '../route';
@@ -27,6 +29,7 @@ export function settingsRoutes(deps: SettingsRouteDeps): Route[] {
       deviceId: s.deviceId,
       allowedOrigins: s.allowedOrigins,
       maxBodyBytes: s.maxBodyBytes,
+      renderWorkers: renderWorkersOf(s),
     };
   };
   return [
@@ -35,11 +38,11 @@ export function settingsRoutes(deps: SettingsRouteDeps): Route[] {
       handler: () => ({ message: 'Settings retrieved.', content: content() }),
     },
     {
-      method: 'put', path: '/settings', tag: 'settings', summary: 'Change alias, subDomain, allowedOrigins or maxBodyBytes',
+      method: 'put', path: '/settings', tag: 'settings', summary: 'Change alias, subDomain, allowedOrigins, maxBodyBytes or renderWorkers (null: back to the default)',
       body: SettingsPutBodySchema,
       handler: async (req) => {
         const body = req.body as SettingsPutBody;
-        await deps.settings.update((s) => Object.assign(s, body));
+        await deps.settings.update((s) => applyChange(s, body));
         return { message: 'Settings updated.', content: content() };
       },
     },
