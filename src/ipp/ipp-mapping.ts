@@ -41,20 +41,31 @@ export function liveStatusOf(a: Attributes): LiveStatus {
   return { status: state === 3 || state === 4 ? 'online' : 'unknown', statusReasons: reasons };
 }
 
-/** job-state (RFC 8011 5.3.7) → the API's job state; aborted and canceled carry the job-state-reasons. */
-export function jobStateOf(state: IppValue | undefined, reasons: string[]): PrinterJobState {
+/** IPP job-state values (RFC 8011 5.3.7). */
+export const JOB_STATE = { pending: 3, pendingHeld: 4, processing: 5, processingStopped: 6, canceled: 7, aborted: 8, completed: 9 } as const;
+
+/**
+ * The one mapping of IPP job-state to the API's job state: pending and pending-held → queued, processing and
+ * processing-stopped → printing, completed → completed, canceled and aborted → failed with the printer's
+ * job-state-reasons (and job-state-message, when given) in `error`. Null when `state` is not a job-state value.
+ */
+export function jobStateOf(state: IppValue | undefined, reasons: string[], message = ''): PrinterJobState | null {
+  const why = () => `(${reasons.filter((r) => r !== 'none').join(', ') || 'no reason given'})${message.trim() ? `: ${message.trim()}` : ''}`;
   switch (state) {
-    case 9:
-      return { state: 'completed', error: null };
-    case 7:
-      return { state: 'failed', error: `canceled at the printer (${reasons.join(', ') || 'no reason given'})` };
-    case 8:
-      return { state: 'failed', error: `aborted by the printer (${reasons.join(', ') || 'no reason given'})` };
-    case 5:
-    case 6:
-      return { state: 'printing', error: null };
-    default:
+    case JOB_STATE.pending:
+    case JOB_STATE.pendingHeld:
       return { state: 'queued', error: null };
+    case JOB_STATE.processing:
+    case JOB_STATE.processingStopped:
+      return { state: 'printing', error: null };
+    case JOB_STATE.completed:
+      return { state: 'completed', error: null };
+    case JOB_STATE.canceled:
+      return { state: 'failed', error: `canceled at the printer ${why()}` };
+    case JOB_STATE.aborted:
+      return { state: 'failed', error: `aborted by the printer ${why()}` };
+    default:
+      return null;
   }
 }
 
@@ -72,12 +83,30 @@ export function jobAttributesFor(options: PrintOptions, a: Attributes): { attrib
   if (options.copies !== undefined) offer('copies', copiesOk(options.copies, a), () => ({ tag: TAG.integer, name: 'copies', values: [options.copies!] }));
   if (options.duplex) offer('duplex', supports('sides-supported', SIDES[options.duplex]), () => ({ tag: TAG.keyword, name: 'sides', values: [SIDES[options.duplex!]] }));
   if (options.colorMode) offer('colorMode', supports('print-color-mode-supported', COLOR[options.colorMode]), () => ({ tag: TAG.keyword, name: 'print-color-mode', values: [COLOR[options.colorMode!]] }));
-  if (options.pageRange) offer('pageRange', first(a, 'page-ranges-supported') === true, () => ({ tag: TAG.rangeOfInteger, name: 'page-ranges', values: parsePageRanges(options.pageRange!).map(([lower, upper]) => ({ lower, upper })) }));
+  if (options.pageRange) {
+    const ranges = mergedPageRanges(options.pageRange);
+    offer('pageRange', first(a, 'page-ranges-supported') === true && ranges.length > 0, () => ({ tag: TAG.rangeOfInteger, name: 'page-ranges', values: ranges }));
+  }
   if (options.fitToPage) offer('fitToPage', supports('print-scaling-supported', 'fit'), () => ({ tag: TAG.keyword, name: 'print-scaling', values: ['fit'] }));
   if (options.orientation) offer('orientation', supports('orientation-requested-supported', ORIENTATION[options.orientation]), () => ({ tag: TAG.enum, name: 'orientation-requested', values: [ORIENTATION[options.orientation!]] }));
   if (options.quality) offer('quality', supports('print-quality-supported', QUALITY[options.quality]), () => ({ tag: TAG.enum, name: 'print-quality', values: [QUALITY[options.quality!]] }));
   media(options, a, attributes, dropped);
   return { attributes, dropped };
+}
+
+/** `pageRange` as page-ranges values (1-based): sorted, reversed ends swapped, overlapping or adjacent ranges merged (strict printers reject others). */
+function mergedPageRanges(spec: string): Array<{ lower: number; upper: number }> {
+  const sorted = parsePageRanges(spec)
+    .map(([a, b]) => ({ lower: Math.max(1, Math.min(a, b)), upper: Math.max(a, b) }))
+    .filter((r) => r.upper >= 1)
+    .sort((x, y) => x.lower - y.lower);
+  const merged: Array<{ lower: number; upper: number }> = [];
+  for (const range of sorted) {
+    const last = merged[merged.length - 1];
+    if (last && range.lower <= last.upper + 1) last.upper = Math.max(last.upper, range.upper);
+    else merged.push({ ...range });
+  }
+  return merged;
 }
 
 function copiesOk(copies: number, a: Attributes): boolean {

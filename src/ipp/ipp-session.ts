@@ -58,13 +58,17 @@ export class IppSession {
     return this.options.uri;
   }
 
-  /** Sends one operation with the standard operation attributes plus `attributes`; retries server-error-busy. */
-  async call(operation: number, attributes: IppAttribute[], jobAttributes: IppAttribute[] = [], data?: Uint8Array): Promise<IppAnswer> {
+  /**
+   * Sends one operation with the standard operation attributes plus `attributes`; retries server-error-busy.
+   * An abort of `signal` stops the retries with a CANCELED DeviceError (a request already sent is let finish).
+   */
+  async call(operation: number, attributes: IppAttribute[], jobAttributes: IppAttribute[] = [], data?: Uint8Array, signal?: AbortSignal): Promise<IppAnswer> {
     const retries = this.options.busyRetries ?? 20;
     for (let attempt = 0; ; attempt += 1) {
+      if (signal?.aborted) throw new DeviceError('CANCELED', 'Canceled');
       const answer = await this.once(operation, attributes, jobAttributes, data);
       if (answer.status === 0x0507 && attempt < retries) {
-        await new Promise((r) => setTimeout(r, this.options.busyDelayMs ?? 250));
+        await pause(this.options.busyDelayMs ?? 250, signal);
         continue;
       }
       if (answer.status >= 0x0400) throw new DeviceError('PROTOCOL', `ipp ${this.options.uri}: the printer answered ${statusName(answer.status)}`);
@@ -124,6 +128,19 @@ export class IppSession {
     if (err.code === 'ECONNRESET') return new DeviceError('CONNECTION_RESET', `ipp ${this.options.uri}: connection reset`);
     return new DeviceError('IO', `ipp ${this.options.uri}: ${err.code ?? err.message}`);
   }
+}
+
+/** Waits `ms`, or less when `signal` aborts. */
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }
 
 /** attributes-charset, attributes-natural-language and printer-uri, which every request starts with. */

@@ -1,4 +1,7 @@
 // IPP/1.1 message encoding and decoding (RFC 8010): attribute groups, value tags, collections.
+// Written here, not taken from npm: `ipp` 2.0.1 (the registry's latest) declares engines node <4.0.0 and calls the
+// deprecated `new Buffer()` (DEP0005 warnings on Node 20), and `ipp-encoder` 5.0.0 decodes rangeOfInteger (copies-supported)
+// as a string and flattens collections (media-col-ready) into plain values, while neither ships TypeScript types.
 
 /** Delimiter tags of attribute groups. */
 export const GROUP = { operation: 0x01, job: 0x02, end: 0x03, printer: 0x04, unsupported: 0x05 } as const;

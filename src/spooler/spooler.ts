@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { DeviceError, toDeviceError } from '../errors';
 import type { Logger } from '../log';
-import type { PrinterDriver, Readiness } from '../printers/drivers/driver';
+import type { PrinterDriver, PrinterJobState, Readiness } from '../printers/drivers/driver';
 import type { PrinterRecord } from '../printers/registry';
 import { resolveFormat, type DocumentSpec } from './document';
 import type { DiskSpool, SpoolEntry } from './disk-spool';
@@ -51,6 +51,12 @@ interface ActiveJob {
 }
 
 const INTERRUPTED = 'the device restarted while this job was being sent; it was not sent again, to avoid a duplicate print';
+/** Longest one live read of a printer-side job may take before the last known state is answered (as printer status), ms. */
+const LIVE_READ_BUDGET_MS = 1000;
+/** How often a `wait: true` request reads its printer-side job while waiting for it to end, ms. */
+const PRINTER_POLL_MS = 500;
+/** Longest a `wait: true` request waits for its printer-side job to end before answering `printing`, ms. */
+const PRINTER_WAIT_MS = 120_000;
 
 /** Accepts jobs and runs them one at a time per printer. */
 export class Spooler {
@@ -76,7 +82,10 @@ export class Spooler {
     const onDisk = created.map((a) => (a.spooled ? this.persist(a) : Promise.resolve()));
     const runs = created.map((a, i) => this.enqueueOrRefuse(a, onDisk[i]));
     await Promise.all(onDisk);
-    if (sub.wait) await Promise.all(runs);
+    if (sub.wait) {
+      await Promise.all(runs);
+      await Promise.all(created.map((a) => this.followAtPrinter(a.job)));
+    }
     const notReady = new Map(created.filter((a) => a.readiness).map((a) => [a.job.jobId, a.readiness!]));
     return { jobs: created.map((a) => a.job), replay: false, notReady };
   }
@@ -85,21 +94,16 @@ export class Spooler {
   cancel(jobId: string): JobRecord | undefined {
     const job = this.deps.store.get(jobId);
     if (!job || isFinished(job.state)) return job;
-    const active = this.active.get(jobId);
+    const controller = this.active.get(jobId)?.controller ?? this.tracked.get(jobId);
     this.finish(job, 'failed', 'Canceled');
-    active?.controller.abort();
+    controller?.abort();
     return job;
   }
 
-  /** The record of a job, refreshed from the printer when the printer tracks it (IPP). */
+  /** The record of a job; a job its printer holds (IPP) is first read live from the printer, within 1 s. */
   async get(jobId: string): Promise<JobRecord | undefined> {
     const job = this.deps.store.get(jobId);
-    if (!job || isFinished(job.state) || job.state !== 'printing' || !job.cupsJobId) return job;
-    const printer = this.deps.findPrinter(job.printer);
-    const driver = printer ? this.deps.driverFor(printer) : null;
-    if (!driver?.jobState || !this.printerTracked.has(jobId)) return job;
-    const live = await driver.jobState(job.cupsJobId).catch(() => null);
-    if (live && (live.state === 'completed' || live.state === 'failed')) this.finish(job, live.state, live.error);
+    if (job && this.tracked.has(jobId)) await this.refresh(job);
     return job;
   }
 
@@ -136,7 +140,10 @@ export class Spooler {
     await Promise.race([Promise.all(this.running), new Promise((r) => setTimeout(r, graceMs).unref())]);
   }
 
-  private readonly printerTracked = new Set<string>();
+  /** Jobs their printer holds (accepted, not ended), with the controller whose abort cancels them at the printer. */
+  private readonly tracked = new Map<string, AbortController>();
+  /** The live read in flight per tracked job, shared by concurrent GETs. */
+  private readonly reading = new Map<string, Promise<PrinterJobState | null>>();
   private readonly running = new Set<Promise<void>>();
 
   /**
@@ -222,17 +229,16 @@ export class Spooler {
       job.state = 'printing';
       if (active.spooled) await this.deps.spool.markSending(job.jobId);
       const result = await driver.deliver(prepared, controller.signal);
-      if (result.printerJobId) {
-        job.cupsJobId = result.printerJobId;
-        this.printerTracked.add(job.jobId);
-      }
+      if (result.printerJobId) job.cupsJobId = result.printerJobId;
+      if (result.pending && result.printerJobId && !isFinished(job.state)) this.track(job.jobId, controller);
       if (!result.pending) this.finish(job, 'completed', null);
     } catch (err) {
       const error = toDeviceError(err);
       this.finish(job, 'failed', error.code === 'CANCELED' ? 'Canceled' : error.message);
     } finally {
       this.active.delete(job.jobId);
-      if (active.spooled && isFinished(job.state)) await this.deps.spool.remove(job.jobId).catch(() => undefined);
+      // a job the printer accepted is the printer's to keep: it is not sent again after a restart
+      if (active.spooled && (isFinished(job.state) || this.tracked.has(job.jobId))) await this.deps.spool.remove(job.jobId).catch(() => undefined);
     }
   }
 
@@ -259,8 +265,49 @@ export class Spooler {
     }
   }
 
+  /** Starts reading a job the printer accepted from the printer; forgets tracked jobs the store no longer holds. */
+  private track(jobId: string, controller: AbortController): void {
+    for (const id of this.tracked.keys()) if (!this.deps.store.get(id)) this.tracked.delete(id);
+    this.tracked.set(jobId, controller);
+  }
+
+  /** Takes a tracked job's state from its printer (live, within the budget); keeps the last known state when it cannot. */
+  private async refresh(job: JobRecord): Promise<void> {
+    if (isFinished(job.state) || !this.tracked.has(job.jobId)) return;
+    const live = await withinBudget(this.reading.get(job.jobId) ?? this.readLive(job), LIVE_READ_BUDGET_MS);
+    if (!live || isFinished(job.state)) return;
+    if (live.state === 'completed' || live.state === 'failed') this.finish(job, live.state, live.error);
+    else job.state = live.state;
+  }
+
+  /** One Get-Job-Attributes (through the driver) for `job`, registered as in flight; null when it fails. */
+  private readLive(job: JobRecord): Promise<PrinterJobState | null> {
+    const printer = this.deps.findPrinter(job.printer);
+    const driver = printer ? this.deps.driverFor(printer) : null;
+    if (!driver?.jobState || !job.cupsJobId) return Promise.resolve(null);
+    const read = driver
+      .jobState(job.cupsJobId)
+      .catch(() => null)
+      .finally(() => this.reading.delete(job.jobId));
+    this.reading.set(job.jobId, read);
+    return read;
+  }
+
+  /** `wait: true`: reads a tracked job every PRINTER_POLL_MS until it ends at the printer, for at most PRINTER_WAIT_MS. */
+  private async followAtPrinter(job: JobRecord): Promise<void> {
+    const deadline = this.now() + PRINTER_WAIT_MS;
+    for (;;) {
+      const controller = this.tracked.get(job.jobId);
+      if (!controller || this.closed) return;
+      await this.refresh(job);
+      if (isFinished(job.state) || this.now() >= deadline) return;
+      await sleep(PRINTER_POLL_MS, controller.signal);
+    }
+  }
+
   private finish(job: JobRecord, state: 'completed' | 'failed', error: string | null): void {
     if (isFinished(job.state)) return;
+    this.tracked.delete(job.jobId);
     job.state = state;
     job.error = error;
     job.completedAt = new Date(this.now()).toISOString();
@@ -269,12 +316,24 @@ export class Spooler {
   }
 }
 
+/** `work`, or null when it has not settled within `ms`. */
+function withinBudget<T>(work: Promise<T | null>, ms: number): Promise<T | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const budget = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), ms);
+  });
+  return Promise.race([work, budget]).finally(() => clearTimeout(timer));
+}
+
+/** Waits `ms`, or less when `signal` aborts; leaves no listener behind (callers sleep in loops on one signal). */
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
+    const done = () => {
       clearTimeout(timer);
+      signal.removeEventListener('abort', done);
       resolve();
-    }, { once: true });
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
   });
 }

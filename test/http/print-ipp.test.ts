@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startDaemon, type DaemonHandle } from '../helpers/daemon-process';
-import { IppEverywherePrinter } from '../fixtures/ipp-everywhere';
+import { HOLD_UNTIL_RELEASED, IppEverywherePrinter } from '../fixtures/ipp-everywhere';
 import { IppSession, OP } from '../../src/ipp/ipp-session';
 import { TAG } from '../../src/ipp/ipp-wire';
 import { buildTestPagePdf } from '../../src/ipp/test-page-pdf';
@@ -26,13 +26,53 @@ after(async () => {
   await printer?.stop();
 });
 
-async function printerJob(jobId: string): Promise<Map<string, unknown[]>> {
-  const session = new IppSession({ uri: printer.uri, timeoutMs: 5000 });
+/** The job as the printer itself reports it (Get-Job-Attributes, all attributes). */
+async function printerJob(jobId: string, at: IppEverywherePrinter = printer): Promise<Map<string, unknown[]>> {
+  const session = new IppSession({ uri: at.uri, timeoutMs: 5000 });
   const answer = await session.call(OP.getJobAttributes, [
     { tag: TAG.integer, name: 'job-id', values: [Number(jobId)] },
     { tag: TAG.keyword, name: 'requested-attributes', values: ['all'] },
   ]);
   return answer.job;
+}
+
+/** The job-id the printer gave the one job it holds named `name` (Get-Jobs, 0x000a), or null. */
+async function printerJobIdNamed(at: IppEverywherePrinter, name: string): Promise<number | null> {
+  const answer = await new IppSession({ uri: at.uri, timeoutMs: 5000 }).call(0x000a, [
+    { tag: TAG.keyword, name: 'requested-attributes', values: ['job-id', 'job-name'] },
+  ]);
+  // Get-Jobs answers one job group per job; IppSession keeps the first, enough for a printer holding one job
+  return answer.job.get('job-name')?.[0] === name ? (answer.job.get('job-id')?.[0] as number) : null;
+}
+
+/** Adds `at` to the daemon and returns its path. */
+async function add(at: IppEverywherePrinter): Promise<string> {
+  const res = await d.api('POST', '/printers', { body: { connection: { type: 'network', host: '127.0.0.1', port: at.port, protocol: 'ipp' } } });
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  return res.body.result.content.path;
+}
+
+/** Calls `probe` every 100 ms until it returns a value, or fails with `what` after `ms`. */
+async function until<T>(what: string, ms: number, probe: () => Promise<T | null | undefined | false>): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) assert.fail(`${what}: not within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const getJob = async (jobId: string) => (await d.api('GET', `/jobs/${jobId}`)).body.result.content;
+
+/** Submits a wait:false job to a printer that holds it, and waits until the record carries the printer's job-id. */
+async function heldJob(at: IppEverywherePrinter, atPath: string, title: string): Promise<{ jobId: string; printerJobId: number }> {
+  const res = await d.api('POST', `/print/${atPath}`, { body: { content: pdf(), contentType: 'pdf_base64', title, wait: false } });
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  const jobId: string = res.body.result.content.jobId;
+  const printerJobId = await until('the printer accepts the job', 5000, () => printerJobIdNamed(at, title));
+  await until(`GET /jobs shows cupsJobId ${printerJobId}, the printer's job-id`, 3000, async () => (await getJob(jobId)).cupsJobId === String(printerJobId));
+  return { jobId, printerJobId };
 }
 
 const pdf = () => buildTestPagePdf({ deviceId: 'test', printerPath: 'ipp', printedAt: new Date(0) }).toString('base64');
@@ -69,17 +109,101 @@ test('copies, long-edge duplex and grayscale arrive as job attributes; an unsupp
   assert.deepEqual(job.get('job-state'), [9]);
 });
 
-test('wait:false: the job state is read live from the printer until completed', async () => {
-  const res = await d.api('POST', `/print/${path}`, { body: { content: pdf(), contentType: 'pdf_base64', wait: false } });
-  assert.equal(res.status, 201);
-  let job: any;
-  for (let i = 0; i < 100; i += 1) {
-    job = (await d.api('GET', `/jobs/${res.body.result.content.jobId}`)).body.result.content;
-    if (job.state === 'completed') break;
-    await new Promise((r) => setTimeout(r, 100));
+test('page ranges arrive sorted and merged; bin, orientation and quality arrive as media-col, orientation-requested, print-quality', async () => {
+  const res = await d.api('POST', `/print/${path}`, {
+    body: { content: pdf(), contentType: 'pdf_base64', options: { pageRange: '7-9,1-3,2-5', bin: 'by-pass-tray', paperSize: 'iso_a4_210x297mm', orientation: 'landscape', quality: 'high' } },
+  });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  const job = await printerJob((await d.api('GET', `/jobs/${res.body.result.content.jobId}`)).body.result.content.cupsJobId);
+  assert.deepEqual(job.get('page-ranges'), [{ lower: 1, upper: 5 }, { lower: 7, upper: 9 }]);
+  assert.deepEqual(job.get('media-col'), [{ 'media-source': ['by-pass-tray'], 'media-size': [{ 'x-dimension': [21000], 'y-dimension': [29700] }] }]);
+  assert.deepEqual(job.get('orientation-requested'), [4]);
+  assert.deepEqual(job.get('print-quality'), [5]);
+});
+
+test('wait:false: cupsJobId is the printer job-id while the printer still processes the job; the state is read live until completed', async () => {
+  const held = new IppEverywherePrinter({ jobCommand: HOLD_UNTIL_RELEASED });
+  await held.start();
+  try {
+    const { jobId, printerJobId } = await heldJob(held, await add(held), 'Held report');
+    const printing = await getJob(jobId);
+    assert.equal(printing.state, 'printing');
+    assert.equal(printing.completedAt, null);
+    const atPrinter = await printerJob(String(printerJobId), held);
+    assert.deepEqual(atPrinter.get('job-state'), [5], 'the printer is still processing it');
+    assert.deepEqual(atPrinter.get('job-name'), ['Held report']);
+    held.release();
+    const done = await until('GET /jobs shows completed', 5000, async () => {
+      const job = await getJob(jobId);
+      return job.state === 'completed' && job;
+    });
+    assert.equal(done.cupsJobId, String(printerJobId));
+    assert.equal(done.error, null);
+    assert.deepEqual((await printerJob(done.cupsJobId, held)).get('job-state'), [9]);
+  } finally {
+    await held.stop();
   }
-  assert.equal(job.state, 'completed');
-  assert.deepEqual((await printerJob(job.cupsJobId)).get('job-state'), [9]);
+});
+
+test('a live job read that the printer does not answer within 1 s, or cannot answer, gives the last known state', async () => {
+  const held = new IppEverywherePrinter({ jobCommand: HOLD_UNTIL_RELEASED });
+  await held.start();
+  try {
+    const { jobId, printerJobId } = await heldJob(held, await add(held), 'Silent printer');
+    held.freeze();
+    const started = Date.now();
+    const silent = await d.api('GET', `/jobs/${jobId}`);
+    const elapsed = Date.now() - started;
+    held.thaw();
+    assert.equal(silent.status, 200);
+    assert.equal(silent.body.result.content.state, 'printing');
+    assert.equal(silent.body.result.content.cupsJobId, String(printerJobId));
+    assert.ok(elapsed >= 900 && elapsed < 2500, `answered after ${elapsed} ms, expected the 1 s budget`);
+    await held.stop();
+    const gone = await d.api('GET', `/jobs/${jobId}`);
+    assert.equal(gone.status, 200);
+    assert.equal(gone.body.result.content.state, 'printing');
+  } finally {
+    await held.stop();
+  }
+});
+
+test('wait:true answers only once the printer has finished the job', async () => {
+  const held = new IppEverywherePrinter({ jobCommand: HOLD_UNTIL_RELEASED });
+  await held.start();
+  try {
+    const heldPath = await add(held);
+    let settled = false;
+    const answer = d.api('POST', `/print/${heldPath}`, { body: { content: pdf(), contentType: 'pdf_base64', title: 'Waited' } }).finally(() => (settled = true));
+    const printerJobId = await until('the printer accepts the job', 5000, () => printerJobIdNamed(held, 'Waited'));
+    await new Promise((r) => setTimeout(r, 1000));
+    assert.equal(settled, false, 'no answer while the printer still processes the job');
+    held.release();
+    const res = await answer;
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.result.content.state, 'completed');
+    const record = await getJob(res.body.result.content.jobId);
+    assert.equal(record.cupsJobId, String(printerJobId));
+    assert.deepEqual((await printerJob(record.cupsJobId, held)).get('job-state'), [9]);
+  } finally {
+    await held.stop();
+  }
+});
+
+test('wait:true: a job the printer aborts fails with the printer\'s reasons and message in error', async () => {
+  const failing = new IppEverywherePrinter({ jobCommand: 'echo "ERROR: Out of toner" >&2; exit 1' });
+  await failing.start();
+  try {
+    const res = await d.api('POST', `/print/${await add(failing)}`, { body: { content: pdf(), contentType: 'pdf_base64', title: 'Doomed' } });
+    assert.equal(res.status, 502, JSON.stringify(res.body));
+    const { jobId, error } = res.body.result.content;
+    assert.match(error, /^ipp ipp:\/\/127\.0\.0\.1:\d+\/ipp\/print: job \d+ aborted by the printer \(aborted-by-system\): Out of toner$/);
+    const record = await getJob(jobId);
+    assert.equal(record.state, 'failed');
+    assert.deepEqual((await printerJob(record.cupsJobId, failing)).get('job-state'), [8]);
+  } finally {
+    await failing.stop();
+  }
 });
 
 test('the test page arrives as a PDF', async () => {
@@ -92,6 +216,27 @@ test('the test page arrives as a PDF', async () => {
   const kept = readdirSync(printer.dir).filter((f) => f.startsWith(`${jobs[0].cupsJobId}-`) && f.endsWith('.pdf'));
   assert.equal(kept.length, 1, readdirSync(printer.dir).join(', '));
   assert.equal(readFileSync(join(printer.dir, kept[0])).subarray(0, 5).toString(), '%PDF-');
+});
+
+test('a stopped printer (paused: ippeveprinter has no printer-state 5) shows error in status and paused in statusReasons', async () => {
+  const paused = new IppEverywherePrinter({ jobCommand: 'echo "STATE: +paused" >&2; exit 0' });
+  await paused.start();
+  try {
+    const pausedPath = await add(paused);
+    assert.equal((await d.api('GET', `/printers/${pausedPath}`)).body.result.content.status, 'online');
+    const res = await d.api('POST', `/print/${pausedPath}`, { body: { content: pdf(), contentType: 'pdf_base64' } });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const p = await until('statusReasons show the stop', 10_000, async () => {
+      const content = (await d.api('GET', `/printers/${pausedPath}`)).body.result.content;
+      return content.statusReasons.length > 0 && content;
+    });
+    assert.equal(p.status, 'error');
+    // ippeveprinter suffixes the reason by its own state: -warning while processing, -report when idle
+    assert.equal(p.statusReasons.length, 1, JSON.stringify(p.statusReasons));
+    assert.match(p.statusReasons[0], /^paused-(warning|report)$/);
+  } finally {
+    await paused.stop();
+  }
 });
 
 test('a printer reporting media-empty shows it in status and statusReasons', async () => {

@@ -1,4 +1,4 @@
-// Driver for IPP printers: Print-Job with the supported options, then the printer's own job state.
+// Driver for IPP printers: Print-Job with the supported options; the printer's own job state is read on demand, never polled.
 import { DeviceError } from '../../errors';
 import { capabilitiesOf, jobAttributesFor, jobStateOf, liveStatusOf, type Attributes } from '../../ipp/ipp-mapping';
 import type { Capabilities } from '../../schemas/printer';
@@ -11,10 +11,11 @@ import type { DeliveryResult, PreflightOutcome, PreparedDocument, PrinterDriver,
 /** Settings of the IPP driver; times in ms. */
 export interface IppDriverOptions {
   uri: string;
+  /** Time limit of one request to the printer. */
   timeoutMs: number;
-  /** How often a job's state is polled while the driver waits for it to end. */
+  /** Pause before a Print-Job is sent again to a printer that answered server-error-busy (it prints another job). */
   pollMs: number;
-  /** Longest wait for the printer to finish a job before the job is left `printing` (GET /jobs stays live). */
+  /** Longest a Print-Job keeps retrying a busy printer before the job fails with server-error-busy. */
   maxWaitMs: number;
   logger: Logger;
 }
@@ -41,9 +42,13 @@ export async function ippProbe(uri: string, timeoutMs: number): Promise<{ live: 
 /** An IPP printer behind the PrinterDriver interface. */
 export class IppDriver implements PrinterDriver {
   private readonly session: IppSession;
+  /** Print-Job only: retries server-error-busy for up to maxWaitMs. */
+  private readonly printing: IppSession;
 
   constructor(private readonly options: IppDriverOptions) {
     this.session = new IppSession({ uri: options.uri, timeoutMs: options.timeoutMs });
+    const busyRetries = Math.ceil(options.maxWaitMs / Math.max(1, options.pollMs));
+    this.printing = new IppSession({ uri: options.uri, timeoutMs: options.timeoutMs, busyRetries, busyDelayMs: options.pollMs });
   }
 
   /** IPP printers have no seed pre-flight; the printer refuses or queues by itself. */
@@ -51,17 +56,21 @@ export class IppDriver implements PrinterDriver {
     return Promise.resolve({ kind: 'ready' });
   }
 
-  /** Print-Job with the options the printer supports, then waits (bounded) for the printer's job to end. */
+  /**
+   * Print-Job with the options the printer supports; resolves as soon as the printer accepts it, with its job-id and
+   * `pending` unless the printer already reports it completed. An abort of `signal`, then or later, sends Cancel-Job.
+   */
   async deliver(doc: PreparedDocument, signal: AbortSignal): Promise<DeliveryResult> {
     const attributes = await printerAttributes(this.session);
     const { attributes: jobAttributes, dropped } = jobAttributesFor(doc.options, attributes);
     if (dropped.length > 0) this.options.logger.info('options the printer does not support were dropped', { printer: this.options.uri, dropped });
-    const answer = await this.session.call(OP.printJob, this.operationAttributes(doc, attributes), jobAttributes, doc.bytes);
+    const answer = await this.printing.call(OP.printJob, this.operationAttributes(doc, attributes), jobAttributes, doc.bytes, signal);
     const jobId = answer.job.get('job-id')?.[0];
     if (typeof jobId !== 'number') throw new DeviceError('PROTOCOL', `ipp ${this.options.uri}: Print-Job answered without a job-id`);
-    const final = await this.waitForEnd(jobId, signal);
-    if (final?.state === 'failed') throw new DeviceError('IO', `ipp ${this.options.uri}: job ${jobId} ${final.error}`, doc.bytes.length);
-    return { bytes: doc.bytes.length, printerJobId: String(jobId), pending: final === null };
+    const state = this.stateOf(jobId, answer.job);
+    if (state?.state === 'failed') throw new DeviceError('IO', state.error ?? `ipp ${this.options.uri}: job ${jobId} failed`, doc.bytes.length);
+    this.cancelOnAbort(jobId, signal);
+    return { bytes: doc.bytes.length, printerJobId: String(jobId), pending: state?.state !== 'completed' };
   }
 
   /** printer-state and printer-state-reasons; offline when the printer does not answer. */
@@ -73,14 +82,34 @@ export class IppDriver implements PrinterDriver {
     }
   }
 
-  /** The printer's own state of job `printerJobId`. */
+  /** The printer's own state of job `printerJobId`, from one Get-Job-Attributes; rejects with DeviceError. */
   async jobState(printerJobId: string): Promise<PrinterJobState> {
+    const jobId = Number(printerJobId);
     const answer = await this.session.call(OP.getJobAttributes, [
-      { tag: TAG.integer, name: 'job-id', values: [Number(printerJobId)] },
-      { tag: TAG.keyword, name: 'requested-attributes', values: ['job-state', 'job-state-reasons'] },
+      { tag: TAG.integer, name: 'job-id', values: [jobId] },
+      { tag: TAG.keyword, name: 'requested-attributes', values: ['job-state', 'job-state-reasons', 'job-state-message'] },
     ]);
-    const reasons = (answer.job.get('job-state-reasons') ?? []).filter((r): r is string => typeof r === 'string');
-    return jobStateOf(answer.job.get('job-state')?.[0], reasons);
+    const state = this.stateOf(jobId, answer.job);
+    if (!state) throw new DeviceError('PROTOCOL', `ipp ${this.options.uri}: job ${jobId} answered without a job-state`);
+    return state;
+  }
+
+  /** The job's state from job attributes, its error naming the printer and job; null without a job-state. */
+  private stateOf(jobId: number, job: Attributes): PrinterJobState | null {
+    const texts = (name: string) => (job.get(name) ?? []).filter((v): v is string => typeof v === 'string');
+    const state = jobStateOf(job.get('job-state')?.[0], texts('job-state-reasons'), texts('job-state-message')[0]);
+    return state?.error ? { ...state, error: `ipp ${this.options.uri}: job ${jobId} ${state.error}` } : state;
+  }
+
+  /** Sends Cancel-Job for `jobId` when `signal` aborts (at once when it already has). */
+  private cancelOnAbort(jobId: number, signal: AbortSignal): void {
+    const cancel = () => {
+      this.session.call(OP.cancelJob, [{ tag: TAG.integer, name: 'job-id', values: [jobId] }]).catch((err: Error) => {
+        this.options.logger.warn('Cancel-Job failed', { printer: this.options.uri, jobId, error: err.message });
+      });
+    };
+    if (signal.aborted) cancel();
+    else signal.addEventListener('abort', cancel, { once: true });
   }
 
   private operationAttributes(doc: PreparedDocument, printer: Attributes): IppAttribute[] {
@@ -91,20 +120,5 @@ export class IppDriver implements PrinterDriver {
       { tag: TAG.name, name: 'job-name', values: [doc.title || 'Untitled'] },
       ...(format ? [{ tag: TAG.mimeMediaType, name: 'document-format', values: [format] }] : []),
     ];
-  }
-
-  /** Polls until the job ends; null when it has not ended within maxWaitMs. Cancels the printer job on abort. */
-  private async waitForEnd(jobId: number, signal: AbortSignal): Promise<PrinterJobState | null> {
-    const deadline = Date.now() + this.options.maxWaitMs;
-    while (Date.now() < deadline) {
-      if (signal.aborted) {
-        await this.session.call(OP.cancelJob, [{ tag: TAG.integer, name: 'job-id', values: [jobId] }]).catch(() => undefined);
-        throw new DeviceError('CANCELED', 'Canceled');
-      }
-      const state = await this.jobState(String(jobId));
-      if (state.state === 'completed' || state.state === 'failed') return state;
-      await new Promise((r) => setTimeout(r, this.options.pollMs));
-    }
-    return null;
   }
 }

@@ -1,0 +1,91 @@
+// The IPP driver against the real ippeveprinter: delivery ends at acceptance, busy retries, live job state, Cancel-Job.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { silentLogger } from '../../src/log';
+import { IppDriver } from '../../src/printers/drivers/ipp-driver';
+import type { PreparedDocument } from '../../src/printers/drivers/driver';
+import { buildTestPagePdf } from '../../src/ipp/test-page-pdf';
+import { HOLD_UNTIL_RELEASED, IppEverywherePrinter } from '../fixtures/ipp-everywhere';
+
+let printer: IppEverywherePrinter;
+
+before(async () => {
+  printer = new IppEverywherePrinter({ jobCommand: HOLD_UNTIL_RELEASED });
+  await printer.start();
+});
+after(async () => {
+  await printer?.stop();
+});
+
+const driver = () => new IppDriver({ uri: printer.uri, timeoutMs: 5000, pollMs: 100, maxWaitMs: 20_000, logger: silentLogger });
+const doc = (title: string): PreparedDocument => ({
+  bytes: buildTestPagePdf({ deviceId: 'test', printerPath: 'ipp', printedAt: new Date(0) }),
+  mimeType: 'application/pdf',
+  title,
+  userName: 'tester',
+  options: {},
+});
+
+async function stateUntil(d: IppDriver, jobId: string, wanted: string): Promise<{ state: string; error: string | null }> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const state = await d.jobState(jobId);
+    if (state.state === wanted || Date.now() > deadline) return state;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+test('deliver resolves as soon as the printer accepts the job, with its job-id, while the printer still processes it', async () => {
+  const d = driver();
+  const started = Date.now();
+  const result = await d.deliver(doc('Accepted'), new AbortController().signal);
+  assert.ok(Date.now() - started < 3000, `delivery took ${Date.now() - started} ms: it waited for the printer to finish`);
+  assert.equal(result.pending, true);
+  assert.match(result.printerJobId ?? '', /^\d+$/);
+  // pending (queued) for a moment, then processing: the command holds it there until release()
+  assert.ok(['queued', 'printing'].includes((await d.jobState(result.printerJobId!)).state));
+  assert.deepEqual(await stateUntil(d, result.printerJobId!, 'printing'), { state: 'printing', error: null });
+
+  // a second job meets server-error-busy until the first one is done, and is retried rather than failed
+  const second = d.deliver(doc('Second'), new AbortController().signal);
+  await new Promise((r) => setTimeout(r, 500));
+  printer.release();
+  assert.deepEqual(await stateUntil(d, result.printerJobId!, 'completed'), { state: 'completed', error: null });
+  const secondResult = await second;
+  assert.equal(Number(secondResult.printerJobId), Number(result.printerJobId) + 1);
+  assert.deepEqual(await stateUntil(d, secondResult.printerJobId!, 'completed'), { state: 'completed', error: null });
+});
+
+test('an abort after acceptance cancels the job at the printer (Cancel-Job)', async () => {
+  const held = new IppEverywherePrinter({ jobCommand: HOLD_UNTIL_RELEASED });
+  await held.start();
+  try {
+    const d = new IppDriver({ uri: held.uri, timeoutMs: 5000, pollMs: 100, maxWaitMs: 5000, logger: silentLogger });
+    const controller = new AbortController();
+    const result = await d.deliver(doc('Unwanted'), controller.signal);
+    controller.abort();
+    // ippeveprinter lets the running command finish, then marks the job canceled
+    held.release();
+    const state = await stateUntil(d, result.printerJobId!, 'failed');
+    assert.equal(state.state, 'failed');
+    assert.match(state.error ?? '', /^ipp ipp:\/\/127\.0\.0\.1:\d+\/ipp\/print: job \d+ canceled at the printer \(.+\)/);
+  } finally {
+    await held.stop();
+  }
+});
+
+test('an abort while the printer answers busy stops the retries with Canceled', async () => {
+  const held = new IppEverywherePrinter({ jobCommand: HOLD_UNTIL_RELEASED });
+  await held.start();
+  try {
+    const d = new IppDriver({ uri: held.uri, timeoutMs: 5000, pollMs: 100, maxWaitMs: 20_000, logger: silentLogger });
+    await d.deliver(doc('Blocking'), new AbortController().signal);
+    const controller = new AbortController();
+    const waiting = d.deliver(doc('Waiting'), controller.signal);
+    await new Promise((r) => setTimeout(r, 300));
+    controller.abort();
+    await assert.rejects(waiting, (err: Error & { code?: string }) => err.code === 'CANCELED');
+  } finally {
+    await held.stop();
+  }
+});
