@@ -52,6 +52,8 @@ async function forZpl(input: FilterInput, pdfToZpl: PdfToZpl | null, signal: Abo
     if (!pdfToZpl) throw new DeviceError('UNSUPPORTED_CONTENT', 'PDF rendering to ZPL is not available on this device');
     return pdfToZpl(input.bytes, labelRenderOptions(input.options, input.label), signal);
   }
+  // ZPL copies repeat the caller's bytes rather than set ^PQ: ZPL passes unmodified (seed 4.5), and a body may hold
+  // several formats, each with its own ^PQ, that an inserted ^PQ would change. PDFs we render get ^PQ instead.
   const copies = input.format === 'zpl' ? (input.options.copies ?? 1) : 1;
   return copies === 1 ? input.bytes : repeat(input.bytes, copies);
 }

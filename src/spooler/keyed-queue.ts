@@ -15,14 +15,4 @@ export class KeyedQueue {
     });
     return next;
   }
-
-  /** Number of keys with queued or running work. */
-  get activeKeys(): number {
-    return this.tails.size;
-  }
-
-  /** Resolves when every task queued so far has settled. */
-  async idle(): Promise<void> {
-    while (this.tails.size > 0) await Promise.all([...this.tails.values()]);
-  }
 }

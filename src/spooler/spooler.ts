@@ -107,11 +107,6 @@ export class Spooler {
     return job;
   }
 
-  /** Readiness of a printer whose queue is held (not ready), else undefined. */
-  heldReadiness(path: string): Readiness | undefined {
-    return this.held.get(path);
-  }
-
   /** Re-queues the disk spool after a start; jobs interrupted mid-send are failed, not re-sent. */
   recover(): number {
     const recovered = this.deps.spool.load((file, reason) => this.deps.logger.warn('unreadable spool entry skipped', { file, reason }));

@@ -41,8 +41,9 @@ export interface HostQueryStatus {
   errorBits: number;
 }
 
-/** Status commands, as bytes on the wire. */
+/** The ~HS host status query, as bytes on the wire. */
 export const HOST_STATUS_COMMAND = Buffer.from('~HS\r\n', 'latin1');
+/** The ~HQES host query, asking for the printer's error and warning flags; sent when ~HS stays silent. */
 export const HOST_QUERY_ERRORS_COMMAND = Buffer.from('~HQES\r\n', 'latin1');
 /** Ends any half-sent format and resets the printer's parser (seed 4.5.1). */
 export const RESET_COMMAND = Buffer.from('^XZ~JA\r\n', 'latin1');

@@ -17,7 +17,7 @@ after(async () => {
   await printer?.stop();
 });
 
-const driver = () => new IppDriver({ uri: printer.uri, timeoutMs: 5000, pollMs: 100, maxWaitMs: 20_000, logger: silentLogger });
+const driver = () => new IppDriver({ uri: printer.uri, timeoutMs: 5000, busyRetryMs: 100, busyWaitMs: 20_000, logger: silentLogger });
 const doc = (title: string): PreparedDocument => ({
   bytes: buildTestPagePdf({ deviceId: 'test', printerPath: 'ipp', printedAt: new Date(0) }),
   mimeType: 'application/pdf',
@@ -60,7 +60,7 @@ test('an abort after acceptance cancels the job at the printer (Cancel-Job)', as
   const held = new IppEverywherePrinter({ jobCommand: HOLD_UNTIL_RELEASED });
   await held.start();
   try {
-    const d = new IppDriver({ uri: held.uri, timeoutMs: 5000, pollMs: 100, maxWaitMs: 5000, logger: silentLogger });
+    const d = new IppDriver({ uri: held.uri, timeoutMs: 5000, busyRetryMs: 100, busyWaitMs: 5000, logger: silentLogger });
     const controller = new AbortController();
     const result = await d.deliver(doc('Unwanted'), controller.signal);
     controller.abort();
@@ -78,7 +78,7 @@ test('an abort while the printer answers busy stops the retries with Canceled', 
   const held = new IppEverywherePrinter({ jobCommand: HOLD_UNTIL_RELEASED });
   await held.start();
   try {
-    const d = new IppDriver({ uri: held.uri, timeoutMs: 5000, pollMs: 100, maxWaitMs: 20_000, logger: silentLogger });
+    const d = new IppDriver({ uri: held.uri, timeoutMs: 5000, busyRetryMs: 100, busyWaitMs: 20_000, logger: silentLogger });
     await d.deliver(doc('Blocking'), new AbortController().signal);
     const controller = new AbortController();
     const waiting = d.deliver(doc('Waiting'), controller.signal);

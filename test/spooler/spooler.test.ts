@@ -38,6 +38,15 @@ class MemoryDriver implements PrinterDriver {
   }
 }
 
+/** Polls `condition` every 5 ms until it holds; fails after `limitMs` (a bound for a slow machine, not a timing). */
+async function until(condition: () => boolean, what: string, limitMs = 10_000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  while (!condition()) {
+    if (Date.now() > deadline) assert.fail(`not within ${limitMs} ms: ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
 function printer(path: string, content: PrinterRecord['content'] = 'zpl'): PrinterRecord {
   return { path, id: path.toUpperCase().slice(0, 8), tags: [], discovered: false, content, connection: { type: 'network', host: 'h', port: 9100, protocol: 'tcp' } };
 }
@@ -72,7 +81,7 @@ test('jobs to one printer run in submission order; wait:true answers after deliv
   const { spooler, driverFor, printers } = setup();
   const a = printers.get('a')!;
   const results = await Promise.all(['1', '2', '3', '4'].map((t, i) => spooler.submit(submission(t, { wait: i % 2 === 0 }), [a], 'a')));
-  await new Promise((r) => setTimeout(r, 50));
+  await until(() => driverFor(a).delivered.length === 4, 'four jobs delivered');
   assert.deepEqual(driverFor(a).delivered, ['1', '2', '3', '4']);
   assert.equal(results[0].jobs[0].state, 'completed');
   assert.match(results[0].jobs[0].jobId, /^pj_[0-9a-f]{12}$/);
@@ -115,13 +124,13 @@ test('not ready: wait:true fails with the readiness; wait:false holds the queue 
   const held = await spooler.submit(submission('later', { wait: false }), [a], 'a');
   assert.equal(held.jobs[0].state, 'queued');
   await new Promise((r) => setTimeout(r, 30));
-  assert.deepEqual(spooler.heldReadiness('a'), PAUSED);
+  assert.equal(held.jobs[0].state, 'queued');
+  assert.deepEqual(driverFor(a).delivered, []);
   const refused = await spooler.submit(submission('now'), [a], 'a');
   assert.equal(refused.jobs[0].state, 'failed');
   assert.deepEqual(refused.notReady.get(refused.jobs[0].jobId), PAUSED);
   driverFor(a).notReady = null;
-  await new Promise((r) => setTimeout(r, 60));
-  assert.equal(held.jobs[0].state, 'completed');
+  await until(() => held.jobs[0].state === 'completed', 'the held job completes once ready');
   assert.deepEqual(driverFor(a).delivered, ['later']);
 });
 
@@ -136,8 +145,7 @@ test('cancel moves a queued job to failed "Canceled" and it is never sent', asyn
   assert.equal(second.jobs[0].state, 'failed');
   assert.equal(second.jobs[0].error, 'Canceled');
   open();
-  await new Promise((r) => setTimeout(r, 30));
-  assert.equal(first.jobs[0].state, 'completed');
+  await until(() => first.jobs[0].state === 'completed', 'the first job completes');
   assert.deepEqual(driverFor(a).delivered, ['first']);
 });
 
@@ -151,7 +159,7 @@ test('wait:false jobs are on disk before submit resolves and are delivered after
 
   const second = setup(first.spoolDir);
   assert.equal(second.spooler.recover(), 3);
-  await new Promise((r) => setTimeout(r, 50));
+  await until(() => second.store.list().filter((j) => j.state === 'completed').length === 3, 'three recovered jobs complete');
   assert.deepEqual(second.driverFor(a).delivered, ['j1', 'j2', 'j3']);
   assert.equal(second.store.list().filter((j) => j.state === 'completed').length, 3);
   assert.equal(readdirSync(first.spoolDir).filter((f) => f.endsWith('.json')).length, 0);
@@ -163,8 +171,7 @@ test('a job whose sending had begun before a restart is failed, not sent twice',
   let open!: () => void;
   first.driverFor(a).gate = new Promise((r) => (open = r));
   const sub = await first.spooler.submit(submission('once', { wait: false }), [a], 'a');
-  await new Promise((r) => setTimeout(r, 30));
-  assert.ok(readdirSync(first.spoolDir).some((f) => f.endsWith('.sending')), 'the sending marker is on disk');
+  await until(() => readdirSync(first.spoolDir).some((f) => f.endsWith('.sending')), 'the sending marker is on disk');
 
   const second = setup(first.spoolDir);
   second.spooler.recover();

@@ -52,7 +52,7 @@ export function createDriverFactory(deps: DriverFactoryDeps): (printer: PrinterR
       });
     }
     if (connection.type === 'network') {
-      return new IppDriver({ uri: ippUri(connection), timeoutMs: 10_000, pollMs: 500, maxWaitMs: 120_000, logger: deps.logger });
+      return new IppDriver({ uri: ippUri(connection), timeoutMs: 10_000, busyRetryMs: 500, busyWaitMs: 120_000, logger: deps.logger });
     }
     return new UnsupportedDriver(printer);
   };

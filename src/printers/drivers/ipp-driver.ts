@@ -14,9 +14,9 @@ export interface IppDriverOptions {
   /** Time limit of one request to the printer. */
   timeoutMs: number;
   /** Pause before a Print-Job is sent again to a printer that answered server-error-busy (it prints another job). */
-  pollMs: number;
+  busyRetryMs: number;
   /** Longest a Print-Job keeps retrying a busy printer before the job fails with server-error-busy. */
-  maxWaitMs: number;
+  busyWaitMs: number;
   logger: Logger;
 }
 
@@ -42,13 +42,13 @@ export async function ippProbe(uri: string, timeoutMs: number): Promise<{ live: 
 /** An IPP printer behind the PrinterDriver interface. */
 export class IppDriver implements PrinterDriver {
   private readonly session: IppSession;
-  /** Print-Job only: retries server-error-busy for up to maxWaitMs. */
+  /** Print-Job only: retries server-error-busy every busyRetryMs for up to busyWaitMs. */
   private readonly printing: IppSession;
 
   constructor(private readonly options: IppDriverOptions) {
     this.session = new IppSession({ uri: options.uri, timeoutMs: options.timeoutMs });
-    const busyRetries = Math.ceil(options.maxWaitMs / Math.max(1, options.pollMs));
-    this.printing = new IppSession({ uri: options.uri, timeoutMs: options.timeoutMs, busyRetries, busyDelayMs: options.pollMs });
+    const busyRetries = Math.ceil(options.busyWaitMs / Math.max(1, options.busyRetryMs));
+    this.printing = new IppSession({ uri: options.uri, timeoutMs: options.timeoutMs, busyRetries, busyDelayMs: options.busyRetryMs });
   }
 
   /** IPP printers have no seed pre-flight; the printer refuses or queues by itself. */
