@@ -20,6 +20,17 @@ async function addPrinter(options: { content?: string; tags?: string[] } = {}): 
   return { emulator, path: res.body.result.content.path };
 }
 
+/** The job record of a failed synchronous answer, read back: failed, on `path`, with the same error and a completion time. */
+async function assertFailedRecord(res: { body: any }, path: string): Promise<void> {
+  const job = await d.api('GET', `/jobs/${res.body.result.content.jobId}`);
+  assert.equal(job.status, 200);
+  const record = job.body.result.content;
+  assert.equal(record.state, 'failed');
+  assert.equal(record.printer, path);
+  assert.equal(record.error, res.body.result.content.error);
+  assert.ok(record.completedAt, 'completedAt is set');
+}
+
 before(async () => {
   d = await startDaemon({ env: FAST_TIMEOUTS });
 });
@@ -188,6 +199,19 @@ describe('pre-flight', () => {
     assert.deepEqual(emulator.jobs().map((j) => j.toString()), [LABEL]);
   });
 
+  test('silent to ~HS but ~HQES reports paper out: 503 with the readiness from ~HQES, nothing printed', async () => {
+    const { emulator, path } = await addPrinter({ content: 'zpl' });
+    emulator.silentToHostStatus = true;
+    emulator.state.paperOut = true;
+    const res = await d.api('POST', `/print/${path}`, { body: { content: LABEL, contentType: 'zpl' } });
+    assert.equal(res.status, 503);
+    assert.equal(res.body.result.message, 'Printer is not ready');
+    assert.equal(res.body.result.content.paperOut, true);
+    assert.ok(res.body.result.content.errors.includes('Printer is out of paper (load labels and close the head)'), JSON.stringify(res.body.result.content));
+    assert.ok(emulator.connections.some((c) => c.toString().includes('~JA')), 'the reset was sent before ~HQES');
+    assert.equal(emulator.jobs().length, 0);
+  });
+
   test('silent printer: after reset, retry and ~HQES stay unanswered, the job is attempted and prints', async () => {
     const { emulator, path } = await addPrinter({ content: 'zpl' });
     emulator.silent = true;
@@ -208,6 +232,7 @@ describe('failures end the job with a clear error in bounded time', () => {
     assert.equal(res.body.result.content.state, 'failed');
     assert.equal(res.body.result.content.message, res.body.result.content.error);
     assert.match(res.body.result.content.error, /^tcp 127\.0\.0\.1:\d+: connection refused/);
+    await assertFailedRecord(res, path);
     const printer = await pollPrinter(path, (p) => p.status === 'offline');
     assert.equal(printer.status, 'offline');
   });
@@ -219,6 +244,8 @@ describe('failures end the job with a clear error in bounded time', () => {
     const res = await d.api('POST', `/print/${path}`, { body: { content: big, contentType: 'zpl' } });
     assert.equal(res.status, 502);
     assert.match(res.body.result.content.error, /connection reset by the printer after \d+ of \d+ bytes/);
+    await assertFailedRecord(res, path);
+    assert.equal(emulator.jobs().length, 0, 'the reset connection is not counted as a printed job');
   });
 
   test('a stalled printer: failed with a write timeout, and the queue moves on', async () => {
@@ -228,6 +255,7 @@ describe('failures end the job with a clear error in bounded time', () => {
     const res = await d.api('POST', `/print/${path}`, { body: { content: big, contentType: 'zpl' } });
     assert.equal(res.status, 502);
     assert.match(res.body.result.content.error, /no progress/i);
+    await assertFailedRecord(res, path);
     emulator.stall = false;
     const next = await d.api('POST', `/print/${path}`, { body: { content: LABEL, contentType: 'zpl' } });
     assert.equal(next.status, 200);
@@ -254,6 +282,7 @@ describe('failures end the job with a clear error in bounded time', () => {
       const res = await d.api('POST', `/print/${path}`, { body: { content: `http://127.0.0.1:${port}/label.zpl`, contentType: 'raw_url' } });
       assert.equal(res.status, 502);
       assert.equal(res.body.result.content.error, `fetching http://127.0.0.1:${port}/label.zpl failed: HTTP 404`);
+      await assertFailedRecord(res, path);
     } finally {
       server.close();
     }
@@ -286,6 +315,17 @@ describe('errors and jobs', () => {
       statusCode: 404,
       result: { module: '/jobs/pj_000000000000', message: 'Job not found', content: { message: 'No job with id: pj_000000000000 (unknown, or older than 1 hour)' } },
     });
+  });
+
+  test('an unknown printer path is 404 on /print and on /print/{target}/test, with the path named', async () => {
+    for (const path of ['/print/tcp_10-9-9-9_9100', '/print/tcp_10-9-9-9_9100/test']) {
+      const res = await d.api('POST', path, { body: path.endsWith('/test') ? undefined : { content: LABEL, contentType: 'zpl' } });
+      assert.equal(res.status, 404);
+      assert.equal(res.body.status, 'error');
+      assert.equal(res.body.result.module, path);
+      assert.equal(res.body.result.message, 'Printer not found');
+      assert.match(res.body.result.content.message, /tcp_10-9-9-9_9100/);
+    }
   });
 
   test('DELETE /jobs/{id} cancels a held job; it never prints', async () => {
