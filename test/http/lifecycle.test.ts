@@ -12,7 +12,7 @@ test('a restart with the same data dir keeps printers, tags, settings, shares, e
   const dataDir = tempDataDir();
   const first = await startDaemon({ dataDir, apiKey: null });
   assert.match(first.stdout(), /API key \(shown once\): \S{32}/);
-  await first.api('POST', '/printers', { body: { connection: { type: 'network', host: '192.0.2.10', protocol: 'tcp' }, content: 'zpl', tags: ['dock'] } });
+  await first.api('POST', '/printers', { body: { connection: { type: 'network', host: '127.0.9.10', protocol: 'tcp' }, content: 'zpl', tags: ['dock'] } });
   await first.api('PUT', '/settings', { body: { alias: 'Warehouse', subDomain: 'wh1' } });
   await first.api('POST', '/shares', { body: { sharePath: '/mnt/s', password: 'pw', uuid: 'share-1' } });
   await first.api('PUT', '/extensions/settings', { body: [{ name: 'netbird', enabled: false, instances: [] }] });
@@ -32,7 +32,7 @@ test('a restart with the same data dir keeps printers, tags, settings, shares, e
     assert.equal(c.subDomain, 'wh1');
     assert.equal(c.shares[0].uuid, 'share-1');
     assert.equal(c.extensions[0].name, 'netbird');
-    const printer = await second.api('GET', '/printers/tcp_192-0-2-10_9100', { key: newKey });
+    const printer = await second.api('GET', '/printers/tcp_127-0-9-10_9100', { key: newKey });
     assert.equal(printer.status, 200);
     assert.deepEqual(printer.body.result.content.tags, ['dock']);
     assert.equal(printer.body.result.content.content, 'zpl');
