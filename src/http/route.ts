@@ -26,6 +26,8 @@ export interface ApiReply {
   status?: number;
   message: string;
   content: unknown;
+  /** `content` already serialized, for an answer many requests share unchanged; the envelope is built around it. */
+  contentJson?: string;
 }
 
 /** One API operation. */

@@ -4,7 +4,7 @@ import type { Logger } from '../log';
 import { compileValidator, type Validator } from '../schemas/validate';
 import { readBody } from './body-reader';
 import { corsHeaders, preflightHeaders } from './cors';
-import { envelope, type Envelope } from './envelope';
+import { envelope, envelopeJson, type Envelope } from './envelope';
 import type { ApiAuth } from './auth';
 import type { ApiReply, ApiRequest, Route } from './route';
 import type { HttpRequest, HttpResponse, TemplatedApp, Uws, us_listen_socket } from './uws';
@@ -195,6 +195,10 @@ export class HttpServer {
 
   private reply(compiled: Compiled, exchange: Exchange, module: string, reply: ApiReply): void {
     const status = reply.status ?? 200;
+    if (reply.contentJson !== undefined && !compiled.route.bare) {
+      this.sendJson(exchange, status, envelopeJson(status, module, reply.message, reply.contentJson), NO_HEADERS);
+      return;
+    }
     this.send(exchange, status, compiled.route.bare ? reply.content : envelope(status, module, reply.message, reply.content), NO_HEADERS);
   }
 
@@ -208,10 +212,13 @@ export class HttpServer {
   }
 
   private send(exchange: Exchange, status: number, body: Envelope | unknown, headers: Record<string, string>): void {
+    this.sendJson(exchange, status, JSON.stringify(body), headers);
+  }
+
+  private sendJson(exchange: Exchange, status: number, json: string, headers: Record<string, string>): void {
     if (exchange.done) return;
     const origin = exchange.headers.origin;
     const cors = origin ? corsHeaders(origin, this.deps.policy.allowedOrigins()) : NO_HEADERS;
-    const json = JSON.stringify(body);
     exchange.res.cork(() => {
       exchange.res.writeStatus(STATUS_LINE[status] ?? String(status));
       exchange.res.writeHeader('Content-Type', 'application/json');

@@ -91,8 +91,17 @@ describe('printers', () => {
     assertEnvelope(list, 200, '/printers', 'Successfully obtained printers.');
     assert.ok(list.body.result.content.some((p: any) => p.path === 'tcp_127-0-0-1_1'));
 
+    // the list is served from one serialization while nothing changes: a change shows on the very next read
+    const again = await d.api('GET', '/printers');
+    assert.deepEqual(again.body, list.body);
+    await d.api('PATCH', '/printers/tcp_127-0-0-1_1', { body: { tags: ['after'] } });
+    const changed = await d.api('GET', '/printers');
+    assert.deepEqual(changed.body.result.content.find((p: any) => p.path === 'tcp_127-0-0-1_1').tags, ['after']);
+
     const removed = await d.api('DELETE', '/printers/tcp_127-0-0-1_1');
     assertEnvelope(removed, 200, '/printers/tcp_127-0-0-1_1');
+    const listed = await d.api('GET', '/printers');
+    assert.equal(listed.body.result.content.some((p: any) => p.path === 'tcp_127-0-0-1_1'), false);
     const gone = await d.api('GET', '/printers/tcp_127-0-0-1_1');
     assertEnvelope(gone, 404, '/printers/tcp_127-0-0-1_1', 'Printer not found');
   });
