@@ -8,7 +8,6 @@ export const ERROR_CATALOGUE = {
   JOB_NOT_FOUND: { status: 404, message: 'Job not found' },
   NOT_FOUND: { status: 404, message: 'Not found' },
   SHARE_NOT_FOUND: { status: 404, message: 'Share not found' },
-  METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed' },
   PRINTER_EXISTS: { status: 409, message: 'Printer already exists' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'Payload too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported media type' },
@@ -16,7 +15,7 @@ export const ERROR_CATALOGUE = {
   INTERNAL: { status: 500, message: 'An error occurred.' },
   PRINT_FAILED: { status: 502, message: 'Print failed' },
   PRINTER_NOT_READY: { status: 503, message: 'Printer is not ready' },
-  QUEUE_FULL: { status: 503, message: 'Device is busy' },
+  SPOOL_FAILED: { status: 503, message: 'Device cannot store the job' },
 } as const;
 
 /** A stable API error code; callers match on it, never on message text. */

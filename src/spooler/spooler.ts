@@ -59,6 +59,9 @@ const PRINTER_POLL_MS = 500;
 const PRINTER_WAIT_MS = 120_000;
 
 /** Accepts jobs and runs them one at a time per printer. */
+/** A `wait: false` job that could not be stored on disk: its record is failed and it is never sent. */
+export class SpoolWriteError extends Error {}
+
 export class Spooler {
   private seq = 0;
   private readonly queue = new KeyedQueue();
@@ -81,7 +84,10 @@ export class Spooler {
     // queue places are taken now, in submission order; a spooled job starts only once it is on disk
     const onDisk = created.map((a) => (a.spooled ? this.persist(a) : Promise.resolve()));
     const runs = created.map((a, i) => this.enqueueOrRefuse(a, onDisk[i]));
-    await Promise.all(onDisk);
+    await Promise.all(onDisk).catch((err: unknown) => {
+      // the queue marks those jobs failed with the same reason; the caller learns it now rather than from a 201
+      throw new SpoolWriteError(`the job could not be written to the spool: ${(err as Error).message}`);
+    });
     if (sub.wait) {
       await Promise.all(runs);
       await Promise.all(created.map((a) => this.followAtPrinter(a.job)));

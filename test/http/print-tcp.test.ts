@@ -2,6 +2,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { startDaemon, type DaemonHandle } from '../helpers/daemon-process';
 import { ZplPrinterEmulator } from '../fixtures/zebra-tcp-printer';
 
@@ -325,6 +327,27 @@ describe('errors and jobs', () => {
       assert.equal(res.body.result.module, path);
       assert.equal(res.body.result.message, 'Printer not found');
       assert.match(res.body.result.content.message, /tcp_10-9-9-9_9100/);
+    }
+  });
+
+  test('a wait:false job that cannot be written to the spool is a 503 saying why; its record is failed, nothing prints', async () => {
+    const { emulator, path } = await addPrinter({ content: 'zpl' });
+    const spool = join(d.dataDir, 'spool');
+    rmSync(spool, { recursive: true, force: true });
+    writeFileSync(spool, 'not a folder');
+    try {
+      const res = await d.api('POST', `/print/${path}`, { body: { content: LABEL, contentType: 'zpl', wait: false } });
+      assert.equal(res.status, 503);
+      assert.equal(res.body.result.message, 'Device cannot store the job');
+      assert.match(res.body.result.content.message, /^the job could not be written to the spool: ENOTDIR/);
+      const jobs = (await d.api('GET', '/jobs')).body.result.content.filter((j: any) => j.printer === path);
+      assert.equal(jobs.length, 1);
+      assert.equal(jobs[0].state, 'failed');
+      assert.equal(jobs[0].error, res.body.result.content.message);
+      assert.equal(emulator.jobs().length, 0);
+    } finally {
+      rmSync(spool, { force: true });
+      mkdirSync(spool, { mode: 0o700 });
     }
   });
 

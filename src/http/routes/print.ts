@@ -1,10 +1,10 @@
 // Print routes: POST /print/{target} (JSON or raw body, fan-out over tags) and POST /print/{target}/test (seed 4.5, 4.6).
 import { Type } from '@sinclair/typebox';
-import { ApiError } from '../../errors';
+import { ApiError, DeviceError } from '../../errors';
 import type { PrinterRecord, PrinterRegistry } from '../../printers/registry';
 import { jobSummary, JobSummarySchema } from '../../spooler/job-record';
 import { parsePrintRequest, PrintBodySchema, type AllowedRoots, type Submission } from '../../spooler/print-request';
-import type { Spooler, SubmitOutcome } from '../../spooler/spooler';
+import { SpoolWriteError, type Spooler, type SubmitOutcome } from '../../spooler/spooler';
 import type { ApiReply, Route } from '../route';
 
 /** Builds the test document for a printer (label, receipt or test page) as an inline submission. */
@@ -32,11 +32,14 @@ export function printRoutes(deps: PrintRouteDeps): Route[] {
       method: 'post', path: '/print/{target}', tag: 'print', summary: 'Print a document on a printer path, URI or tag_ alias',
       body: PrintBodySchema, rawBody: true, query: PRINT_QUERY,
       response: Type.Composite([JobSummarySchema, Type.Object({ jobs: Type.Optional(Type.Array(JobSummarySchema)) })]),
-      responses: { 201: 'Job accepted (wait: false)', 404: 'Printer not found', 502: 'Print failed', 503: 'Printer is not ready' },
+      responses: { 201: 'Job accepted (wait: false)', 404: 'Printer not found', 502: 'Print failed', 503: 'Printer is not ready, or the job could not be stored' },
       handler: async (req) => {
         const printers = deps.registry.resolveTarget(req.params.target);
         const submission = parsePrintRequest(req, deps.roots);
-        return printReply(await deps.spooler.submit(submission, printers, req.params.target), submission.wait);
+        const outcome = await deps.spooler.submit(submission, printers, req.params.target).catch((err: unknown) => {
+          throw err instanceof SpoolWriteError ? new ApiError('SPOOL_FAILED', err.message) : err;
+        });
+        return printReply(outcome, submission.wait);
       },
     },
     {
@@ -45,7 +48,7 @@ export function printRoutes(deps: PrintRouteDeps): Route[] {
       handler: async (req) => {
         const printers = deps.registry.resolveTarget(req.params.target);
         const outcomes = await Promise.all(
-          printers.map(async (printer) => deps.spooler.submit({ ...(await deps.testDocument(printer)), source: 'test', wait: true, options: {}, idempotencyKey: null }, [printer], req.params.target)),
+          printers.map(async (printer) => deps.spooler.submit({ ...(await testDocument(deps, printer)), source: 'test', wait: true, options: {}, idempotencyKey: null }, [printer], req.params.target)),
         );
         const merged: SubmitOutcome = { jobs: outcomes.flatMap((o) => o.jobs), replay: false, notReady: new Map(outcomes.flatMap((o) => [...o.notReady])) };
         const reply = printReply(merged, true);
@@ -53,6 +56,16 @@ export function printRoutes(deps: PrintRouteDeps): Route[] {
       },
     },
   ];
+}
+
+/** The printer's test document; a document that cannot be built (the JPEG render) is a failed print, not a bug. */
+async function testDocument(deps: PrintRouteDeps, printer: PrinterRecord): ReturnType<TestDocumentFactory> {
+  try {
+    return await deps.testDocument(printer);
+  } catch (err) {
+    if (err instanceof DeviceError) throw new ApiError('PRINT_FAILED', `the test page for ${printer.path} could not be made: ${err.message}`);
+    throw err;
+  }
 }
 
 /**
