@@ -2,12 +2,13 @@
 import type { Logger } from '../log';
 import type { DiscoveredPrinter } from '../schemas/printer';
 import { duplicateSerials, identify, printerInterface, usbPath } from '../usb/usb-identify';
-import { portKey, type UsbBackend, type UsbDeviceInfo } from '../usb/usb-backend';
+import { portKey, type UsbDeviceInfo } from '../usb/usb-backend';
+import type { InterfaceClaims } from '../usb/usb-claim';
 import type { DiscoveryEvent, DiscoverySource } from './source';
 
-/** Settings: the backend (libusb or a fake), the control-transfer time limit in ms, a logger. */
+/** Settings: the bus's claims (their backend is libusb or a fake), the control-transfer time limit in ms, a logger. */
 export interface UsbDiscoveryOptions {
-  backend: UsbBackend;
+  claims: InterfaceClaims;
   timeoutMs: number;
   logger: Logger;
 }
@@ -25,7 +26,7 @@ export class UsbDiscovery implements DiscoverySource {
 
   /** Every printer attached now. */
   async scan(): Promise<DiscoveredPrinter[]> {
-    const printers = (await this.options.backend.list()).filter((d) => printerInterface(d));
+    const printers = (await this.options.claims.backend.list()).filter((d) => printerInterface(d));
     const present = new Set(printers.map(addressKey));
     for (const key of this.attached.keys()) if (!present.has(key)) this.attached.delete(key);
     const twins = duplicateSerials(printers);
@@ -39,7 +40,7 @@ export class UsbDiscovery implements DiscoverySource {
 
   /** Starts hotplug watching; events arrive as soon as libusb reports them. */
   async start(onEvent: (event: DiscoveryEvent) => void): Promise<void> {
-    this.unwatch = this.options.backend.watch(
+    this.unwatch = this.options.claims.backend.watch(
       (device) => {
         const twins = new Set([...this.attached.values()].map((a) => a.serial).filter(Boolean));
         void this.describe(device, twins).then((printer) => {
@@ -65,7 +66,7 @@ export class UsbDiscovery implements DiscoverySource {
   private async describe(device: UsbDeviceInfo, twins: Set<string>): Promise<DiscoveredPrinter | null> {
     const iface = printerInterface(device);
     if (!iface) return null;
-    return identify(this.options.backend, device, iface, this.pathOf(device, twins), this.options.timeoutMs);
+    return identify(this.options.claims, device, iface, this.pathOf(device, twins), this.options.timeoutMs);
   }
 
   /**

@@ -24,6 +24,7 @@ import type { TestPageBuilder } from './test-documents';
 import { createPdfToZpl, renderPoolStarter } from '../spooler/pdf-filter';
 import { renderWorkersOf } from '../settings/render-workers';
 import { UsbDiscovery } from '../discovery/usb-discovery';
+import { InterfaceClaims } from '../usb/usb-claim';
 import { MdnsDiscovery } from '../discovery/mdns-discovery';
 import { MdnsAdvertiser } from '../discovery/mdns-advertiser';
 import { lanAddress } from '../device/system-info';
@@ -85,9 +86,11 @@ const testPage: TestPageBuilder = async (info, printer) => {
 
 /** Builds the printer services for this device. */
 export function createPrinterServices(deps: PrinterServicesDeps): PrinterServices {
-  const driverFor = createDriverFactory({ timeouts: deps.timeouts, logger: deps.logger, usb: deps.usb });
+  // one set of interface claims per bus: discovery, jobs and status probes of a printer share its claim
+  const usbClaims = deps.usb ? new InterfaceClaims(deps.usb) : null;
+  const driverFor = createDriverFactory({ timeouts: deps.timeouts, logger: deps.logger, usb: usbClaims });
   const sources: DiscoverySource[] = [
-    ...(deps.usb ? [new UsbDiscovery({ backend: deps.usb, timeoutMs: 2000, logger: deps.logger })] : []),
+    ...(usbClaims ? [new UsbDiscovery({ claims: usbClaims, timeoutMs: 2000, logger: deps.logger })] : []),
     ...(deps.mdns ? [new MdnsDiscovery({ scanMs: 1500, rescanMs: 300_000, probeRaw: (host, port) => probeZplContent(host, port, deps.timeouts), logger: deps.logger })] : []),
   ];
   let advertiser: MdnsAdvertiser | null = null;

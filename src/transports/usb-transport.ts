@@ -1,7 +1,7 @@
 // USB printer transport: claim (detaching usblp), bulk OUT with the zero-length-packet rule, release; CUPS quirks.
 import { DeviceError } from '../errors';
-import { portKey, UsbError, type UsbBackend, type UsbDeviceInfo, type UsbHandle, type UsbInterfaceInfo } from '../usb/usb-backend';
-import { withClaimedInterface } from '../usb/usb-claim';
+import { portKey, UsbError, type UsbDeviceInfo, type UsbHandle, type UsbInterfaceInfo } from '../usb/usb-backend';
+import type { InterfaceClaims } from '../usb/usb-claim';
 import { readEndpoint } from '../usb/usb-quirks';
 import type { SendResult, Transport } from './transport';
 
@@ -14,9 +14,9 @@ export interface UsbLocator {
   interface: number;
 }
 
-/** Settings: backend, locator, per-transfer time limit (ms) and the largest bulk transfer (bytes). */
+/** Settings: the bus's claims (and through them the backend), locator, per-transfer time limit (ms) and the largest bulk transfer (bytes). */
 export interface UsbTransportOptions {
-  backend: UsbBackend;
+  claims: InterfaceClaims;
   locator: UsbLocator;
   writeTimeoutMs: number;
   chunkBytes?: number;
@@ -76,7 +76,7 @@ export class UsbTransport implements Transport {
   /** Runs `work` with the printer interface claimed (usb-claim: usblp detached, released and re-attached per the quirks); errors become DeviceErrors. */
   private async withInterface<T>(device: UsbDeviceInfo, iface: UsbInterfaceInfo, work: (handle: UsbHandle) => Promise<T>, sent: () => number, total: number): Promise<T> {
     try {
-      return await withClaimedInterface(this.options.backend, device, iface, work);
+      return await this.options.claims.use(device, iface, work);
     } catch (err) {
       throw this.error(err, sent(), total);
     }
@@ -84,7 +84,7 @@ export class UsbTransport implements Transport {
 
   private async locate(): Promise<{ device: UsbDeviceInfo; iface: UsbInterfaceInfo }> {
     const { bus, ports, vendorId, productId } = this.options.locator;
-    const devices = await this.options.backend.list().catch((err: unknown) => Promise.reject(this.error(err, 0, 0)));
+    const devices = await this.options.claims.backend.list().catch((err: unknown) => Promise.reject(this.error(err, 0, 0)));
     const device = devices.find((d) => portKey(d) === `${bus}-${ports || '0'}` && d.vendorId === vendorId && d.productId === productId);
     if (!device) throw new DeviceError('DEVICE_GONE', `${this.describe}: the printer is not connected (unplugged or powered off)`);
     const iface = device.interfaces.find((i) => i.number === this.options.locator.interface);

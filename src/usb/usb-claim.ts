@@ -10,14 +10,15 @@ interface Claim {
   users: number;
 }
 
-/** The interfaces this process holds on one bus; a claim lasts while anyone uses it. */
-class InterfaceClaims {
+/** The interfaces this process holds on one bus (one instance per bus, shared by discovery, jobs and status probes). */
+export class InterfaceClaims {
   private readonly held = new Map<string, Claim>();
   /** Releases in progress, so that a new claim of the same interface waits for them. */
   private readonly releasing = new Map<string, Promise<void>>();
 
-  constructor(private readonly backend: UsbBackend) {}
+  constructor(readonly backend: UsbBackend) {}
 
+  /** Runs `work` with `iface` claimed, joining a claim already held (by a job or a probe); rejects with UsbError when open or claim fails. */
   async use<T>(device: UsbDeviceInfo, iface: UsbInterfaceInfo, work: (handle: UsbHandle) => Promise<T>): Promise<T> {
     const key = `${portKey(device)}@${device.deviceAddress}#${iface.number}`;
     const claim = this.held.get(key) ?? this.open(key, device, iface);
@@ -63,14 +64,4 @@ class InterfaceClaims {
     this.releasing.set(key, done);
     await done;
   }
-}
-
-// one set of claims per bus: the driver factory builds a new transport per job and a new probe per status request
-const claimsByBus = new WeakMap<UsbBackend, InterfaceClaims>();
-
-/** Runs `work` with `iface` claimed by this process, joining a claim already held (by a job or a probe); rejects with UsbError when open or claim fails. */
-export function withClaimedInterface<T>(backend: UsbBackend, device: UsbDeviceInfo, iface: UsbInterfaceInfo, work: (handle: UsbHandle) => Promise<T>): Promise<T> {
-  let claims = claimsByBus.get(backend);
-  if (!claims) claimsByBus.set(backend, (claims = new InterfaceClaims(backend)));
-  return claims.use(device, iface, work);
 }

@@ -2,8 +2,8 @@
 import type { DiscoveredPrinter } from '../schemas/printer';
 import { contentOf, deviceIdText, modelOf, parseDeviceId, type DeviceId } from './ieee1284';
 import { getDeviceId } from './printer-class';
-import { portKey, type UsbBackend, type UsbDeviceInfo, type UsbInterfaceInfo } from './usb-backend';
-import { withClaimedInterface } from './usb-claim';
+import { portKey, type UsbDeviceInfo, type UsbInterfaceInfo } from './usb-backend';
+import type { InterfaceClaims } from './usb-claim';
 
 /** Receipt printers that present a vendor-specific interface instead of class 7 (vendor id → name). */
 export const RECEIPT_VENDORS: Record<number, string> = { 0x04b8: 'Epson', 0x0519: 'Star Micronics', 0x1d90: 'Citizen', 0x1504: 'Bixolon', 0x0fe6: 'POS' };
@@ -29,8 +29,8 @@ export function usbPath(device: UsbDeviceInfo, serialIsUnique: boolean): string 
 }
 
 /** Reads the 1284 ID (an unreadable or garbled one reads as empty) and describes the printer. */
-export async function identify(backend: UsbBackend, device: UsbDeviceInfo, iface: UsbInterfaceInfo, path: string, timeoutMs: number): Promise<DiscoveredPrinter> {
-  const id = await readDeviceId(backend, device, iface, timeoutMs);
+export async function identify(claims: InterfaceClaims, device: UsbDeviceInfo, iface: UsbInterfaceInfo, path: string, timeoutMs: number): Promise<DiscoveredPrinter> {
+  const id = await readDeviceId(claims, device, iface, timeoutMs);
   const receipt = iface.interfaceClass !== PRINTER_CLASS;
   const fallbackModel = [device.manufacturer || RECEIPT_VENDORS[device.vendorId] || '', device.product].filter(Boolean).join(' ') || 'USB printer';
   return {
@@ -49,15 +49,15 @@ export async function identify(backend: UsbBackend, device: UsbDeviceInfo, iface
   };
 }
 
-async function readDeviceId(backend: UsbBackend, device: UsbDeviceInfo, iface: UsbInterfaceInfo, timeoutMs: number): Promise<DeviceId> {
-  const text = await readDeviceIdText(backend, device, iface, timeoutMs);
+async function readDeviceId(claims: InterfaceClaims, device: UsbDeviceInfo, iface: UsbInterfaceInfo, timeoutMs: number): Promise<DeviceId> {
+  const text = await readDeviceIdText(claims, device, iface, timeoutMs);
   return text === null ? {} : parseDeviceId(text);
 }
 
 /** The 1284 device ID text of the printer interface, asked with the interface claimed; null when unreadable. */
-export async function readDeviceIdText(backend: UsbBackend, device: UsbDeviceInfo, iface: UsbInterfaceInfo, timeoutMs: number): Promise<string | null> {
+export async function readDeviceIdText(claims: InterfaceClaims, device: UsbDeviceInfo, iface: UsbInterfaceInfo, timeoutMs: number): Promise<string | null> {
   try {
-    const reply = await withClaimedInterface(backend, device, iface, (handle) => getDeviceId(handle, Math.max(0, device.configurationValue - 1), iface.number, iface.alternate, timeoutMs));
+    const reply = await claims.use(device, iface, (handle) => getDeviceId(handle, Math.max(0, device.configurationValue - 1), iface.number, iface.alternate, timeoutMs));
     return deviceIdText(reply);
   } catch {
     return null;

@@ -1,6 +1,7 @@
 // `printproxyd usb-list`: what libusb sees — ids, classes, the 1284 device ID and the path each printer would get.
 import { duplicateSerials, printerInterface, readDeviceIdText, usbPath } from './usb-identify';
 import type { UsbBackend, UsbDeviceInfo } from './usb-backend';
+import { InterfaceClaims } from './usb-claim';
 
 /** Prints a JSON array (one entry per device) to `out`; returns the exit code (0, or 1 when libusb fails). */
 export async function runUsbListCommand(backend: UsbBackend, out: (text: string) => void, err: (text: string) => void): Promise<number> {
@@ -12,15 +13,16 @@ export async function runUsbListCommand(backend: UsbBackend, out: (text: string)
     return 1;
   }
   const dupes = duplicateSerials(devices.filter((d) => printerInterface(d)));
-  const rows = await Promise.all(devices.map((d) => row(backend, d, dupes)));
+  const claims = new InterfaceClaims(backend);
+  const rows = await Promise.all(devices.map((d) => row(claims, d, dupes)));
   out(JSON.stringify(rows, null, 2) + '\n');
   return 0;
 }
 
-async function row(backend: UsbBackend, device: UsbDeviceInfo, dupes: Set<string>) {
+async function row(claims: InterfaceClaims, device: UsbDeviceInfo, dupes: Set<string>) {
   const hex = (n: number) => n.toString(16).padStart(4, '0');
   const iface = printerInterface(device);
-  const deviceId = iface ? await readDeviceIdText(backend, device, iface, 2000) : null;
+  const deviceId = iface ? await readDeviceIdText(claims, device, iface, 2000) : null;
   return {
     id: `${hex(device.vendorId)}:${hex(device.productId)}`,
     bus: device.busNumber,

@@ -2,18 +2,18 @@
 import type { LiveStatus } from '../printers/status-cache';
 import type { UsbLocator } from '../transports/usb-transport';
 import { getPortStatus, portStatusToLive } from './printer-class';
-import { portKey, type UsbBackend } from './usb-backend';
-import { withClaimedInterface } from './usb-claim';
+import { portKey } from './usb-backend';
+import type { InterfaceClaims } from './usb-claim';
 
 /** Port status of the printer at `locator`, asked with its interface claimed (through a running job's claim): offline when not attached, unknown when it does not answer. */
-export async function usbPortStatus(backend: UsbBackend, locator: UsbLocator, timeoutMs: number): Promise<LiveStatus> {
-  const devices = await backend.list();
+export async function usbPortStatus(claims: InterfaceClaims, locator: UsbLocator, timeoutMs: number): Promise<LiveStatus> {
+  const devices = await claims.backend.list();
   const device = devices.find((d) => portKey(d) === `${locator.bus}-${locator.ports || '0'}` && d.vendorId === locator.vendorId && d.productId === locator.productId);
   if (!device) return { status: 'offline', statusReasons: [] };
   const iface = device.interfaces.find((i) => i.number === locator.interface);
   if (!iface) return { status: 'offline', statusReasons: [] };
   try {
-    return portStatusToLive(await withClaimedInterface(backend, device, iface, (handle) => getPortStatus(handle, iface.number, timeoutMs)));
+    return portStatusToLive(await claims.use(device, iface, (handle) => getPortStatus(handle, iface.number, timeoutMs)));
   } catch {
     return { status: 'unknown', statusReasons: [] };
   }

@@ -7,6 +7,7 @@ import { UsbTransport, type UsbLocator } from '../../src/transports/usb-transpor
 import { getDeviceId, getPortStatus } from '../../src/usb/printer-class';
 import { usbPortStatus } from '../../src/usb/usb-status';
 import { deviceIdReply, FakeUsbBus, type FakeDeviceSpec, type FakeUsbDevice } from '../fixtures/fake-usb';
+import { InterfaceClaims } from '../../src/usb/usb-claim';
 
 const ZEBRA: FakeDeviceSpec = { vendorId: 0x0a5f, productId: 0x0166, serialNumber: 'ZB1', kernelDriverBound: true, deviceIdReply: deviceIdReply('MFG:Zebra;CMD:ZPL;MDL:ZD421;') };
 const EPSON: FakeDeviceSpec = { vendorId: 0x04b8, productId: 0x0e28, serialNumber: 'EP1', ports: [2], kernelDriverBound: true, deviceIdReply: deviceIdReply('MFG:EPSON;CMD:ESCPOS;MDL:TM-T20III;') };
@@ -18,6 +19,7 @@ function locatorOf(device: FakeUsbDevice): UsbLocator {
 
 test('the fake bus follows usbfs: an interface request on a usblp-bound interface is busy, GET_DEVICE_ID on a printer-class one is let through', async () => {
   const bus = new FakeUsbBus();
+  const claims = new InterfaceClaims(bus);
   const epson = bus.add(EPSON);
   const receipt = bus.add({ ...EPSON, serialNumber: 'EP2', ports: [3], interfaceClass: 0xff });
   const handle = await bus.open(epson.info);
@@ -40,32 +42,35 @@ test('the fake bus follows usbfs: an interface request on a usblp-bound interfac
 
 test('port status of a printer bound to usblp is read by detaching, claiming and releasing; usblp comes back, except on a Zebra', async () => {
   const bus = new FakeUsbBus();
+  const claims = new InterfaceClaims(bus);
   const epson = bus.add(EPSON);
   const zebra = bus.add(ZEBRA);
   epson.portStatus = 0x38;
-  assert.deepEqual(await usbPortStatus(bus, locatorOf(epson), 100), { status: 'error', statusReasons: ['media-empty-error'] });
+  assert.deepEqual(await usbPortStatus(claims, locatorOf(epson), 100), { status: 'error', statusReasons: ['media-empty-error'] });
   assert.deepEqual([epson.kernelDetaches, epson.kernelReattaches, epson.kernelDriverBound], [1, 1, true]);
-  assert.deepEqual(await usbPortStatus(bus, locatorOf(zebra), 100), { status: 'online', statusReasons: [] });
+  assert.deepEqual(await usbPortStatus(claims, locatorOf(zebra), 100), { status: 'online', statusReasons: [] });
   assert.deepEqual([zebra.kernelDetaches, zebra.kernelReattaches, zebra.kernelDriverBound], [1, 0, false]);
 });
 
 test('discovery reads the 1284 ID of a vendor-class receipt printer whose interface a kernel driver holds', async () => {
   const bus = new FakeUsbBus();
+  const claims = new InterfaceClaims(bus);
   const star = bus.add({ vendorId: 0x0519, productId: 0x0003, serialNumber: 'ST1', interfaceClass: 0xff, kernelDriverBound: true, deviceIdReply: deviceIdReply('MFG:Star;CMD:STAR;MDL:TSP143IIIU;') });
-  const [printer] = await new UsbDiscovery({ backend: bus, timeoutMs: 100, logger: silentLogger }).scan();
+  const [printer] = await new UsbDiscovery({ claims, timeoutMs: 100, logger: silentLogger }).scan();
   assert.equal(printer.model, 'Star TSP143IIIU');
   assert.deepEqual([star.kernelDetaches, star.kernelReattaches, star.kernelDriverBound], [1, 1, true]);
 });
 
 test('a status probe during a job reads through the job’s claim: the status is live and the job arrives whole', async () => {
   const bus = new FakeUsbBus();
+  const claims = new InterfaceClaims(bus);
   const epson = bus.add(EPSON);
   epson.outDelayMs = 40;
   const body = Buffer.alloc(5 * 1024, 0x41);
-  const job = new UsbTransport({ backend: bus, locator: locatorOf(epson), writeTimeoutMs: 1000, chunkBytes: 1024 }).send(body);
+  const job = new UsbTransport({ claims, locator: locatorOf(epson), writeTimeoutMs: 1000, chunkBytes: 1024 }).send(body);
   await new Promise((resolve) => setTimeout(resolve, 30));
   epson.portStatus = 0x38;
-  assert.deepEqual(await usbPortStatus(bus, locatorOf(epson), 100), { status: 'error', statusReasons: ['media-empty-error'] });
+  assert.deepEqual(await usbPortStatus(claims, locatorOf(epson), 100), { status: 'error', statusReasons: ['media-empty-error'] });
   assert.deepEqual(await job, { bytes: body.length });
   assert.deepEqual(epson.lastJob(), body);
   assert.deepEqual([epson.claims, epson.kernelDetaches, epson.kernelReattaches, epson.kernelDriverBound], [1, 1, 1, true], 'one claim, released once');
@@ -73,12 +78,13 @@ test('a status probe during a job reads through the job’s claim: the status is
 
 test('a job that starts while a status probe holds the interface joins its claim instead of failing busy', async () => {
   const bus = new FakeUsbBus();
+  const claims = new InterfaceClaims(bus);
   const epson = bus.add({ ...EPSON, kernelDriverBound: false });
   epson.controlDelayMs = 100;
-  const probe = usbPortStatus(bus, locatorOf(epson), 500);
+  const probe = usbPortStatus(claims, locatorOf(epson), 500);
   await new Promise((resolve) => setTimeout(resolve, 10));
   const label = Buffer.from('^XA^FDjoined^FS^XZ');
-  assert.deepEqual(await new UsbTransport({ backend: bus, locator: locatorOf(epson), writeTimeoutMs: 1000 }).send(label), { bytes: label.length });
+  assert.deepEqual(await new UsbTransport({ claims, locator: locatorOf(epson), writeTimeoutMs: 1000 }).send(label), { bytes: label.length });
   assert.deepEqual(await probe, { status: 'online', statusReasons: [] });
   assert.deepEqual(epson.lastJob(), label);
 });

@@ -5,11 +5,12 @@ import { UsbDiscovery } from '../../src/discovery/usb-discovery';
 import type { DiscoveryEvent } from '../../src/discovery/source';
 import { silentLogger } from '../../src/log';
 import { FakeUsbBus, type FakeDeviceSpec } from '../fixtures/fake-usb';
+import { InterfaceClaims } from '../../src/usb/usb-claim';
 
 const CLONE: FakeDeviceSpec = { vendorId: 0x0fe6, productId: 0x811e, serialNumber: '1234567890', interfaceClass: 0xff };
 
 async function watching(bus: FakeUsbBus): Promise<{ discovery: UsbDiscovery; events: DiscoveryEvent[]; settle: () => Promise<void> }> {
-  const discovery = new UsbDiscovery({ backend: bus, timeoutMs: 100, logger: silentLogger });
+  const discovery = new UsbDiscovery({ claims: new InterfaceClaims(bus), timeoutMs: 100, logger: silentLogger });
   const events: DiscoveryEvent[] = [];
   await discovery.start((event) => events.push(event));
   return { discovery, events, settle: () => new Promise((resolve) => setTimeout(resolve, 20)) };

@@ -3,11 +3,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { UsbTransport, type UsbLocator } from '../../src/transports/usb-transport';
 import { FakeUsbBus, type FakeUsbDevice } from '../fixtures/fake-usb';
+import { InterfaceClaims } from '../../src/usb/usb-claim';
 
 function transportFor(bus: FakeUsbBus, device: FakeUsbDevice): UsbTransport {
   const { busNumber, portNumbers, vendorId, productId } = device.info;
   const locator: UsbLocator = { bus: busNumber, ports: portNumbers.join('.'), vendorId, productId, interface: 0 };
-  return new UsbTransport({ backend: bus, locator, writeTimeoutMs: 1000 });
+  return new UsbTransport({ claims: new InterfaceClaims(bus), locator, writeTimeoutMs: 1000 });
 }
 
 test('a Star printer (unidirectional quirk) gets its job byte-exact and nothing ever reads its bulk IN endpoint', async () => {

@@ -6,7 +6,7 @@ import type { PreflightOutcome, PrinterDriver } from './driver';
 import { StreamDriver } from './stream-driver';
 import { IppDriver } from './ipp-driver';
 import { UsbTransport } from '../../transports/usb-transport';
-import type { UsbBackend } from '../../usb/usb-backend';
+import type { InterfaceClaims } from '../../usb/usb-claim';
 import { usbLocatorOf, usbPortStatus } from '../../usb/usb-status';
 import { DEFAULT_IPP_RESOURCE } from '../printer-path';
 import type { Connection } from '../../schemas/printer';
@@ -25,8 +25,8 @@ export interface TransportTimeouts {
 export interface DriverFactoryDeps {
   timeouts: TransportTimeouts;
   logger: Logger;
-  /** The USB bus, or null when libusb could not be loaded. */
-  usb: UsbBackend | null;
+  /** The USB bus's interface claims, or null when libusb could not be loaded. */
+  usb: InterfaceClaims | null;
 }
 
 /** Returns a function that builds the driver of a printer. */
@@ -47,7 +47,7 @@ export function createDriverFactory(deps: DriverFactoryDeps): (printer: PrinterR
       const usb = deps.usb;
       // no pre-flight for USB printers (seed 4.5.1 rule 3); a receipt printer's paper-out never fails a job
       return new StreamDriver({
-        transport: new UsbTransport({ backend: usb, locator, writeTimeoutMs: deps.timeouts.idleMs }),
+        transport: new UsbTransport({ claims: usb, locator, writeTimeoutMs: deps.timeouts.idleMs }),
         status: () => usbPortStatus(usb, locator, Math.min(deps.timeouts.queryMs, 900)),
       });
     }
