@@ -4,6 +4,7 @@ import type { Logger } from '../log';
 import type { ContentKind, DiscoveredPrinter } from '../schemas/printer';
 import { hostSlug } from '../printers/printer-path';
 import type { DiscoveryEvent, DiscoverySource } from './source';
+import { Presence } from './presence';
 
 /** Service types browsed. */
 export const BROWSED = ['_ipp._tcp.local', '_ipps._tcp.local', '_pdl-datastream._tcp.local'] as const;
@@ -49,11 +50,15 @@ export class MdnsDiscovery implements DiscoverySource {
     return printers.filter((p): p is DiscoveredPrinter => p !== null);
   }
 
-  /** Rescans every `rescanMs`, reporting what it finds as attached. */
+  /** Rescans every `rescanMs`: what it finds is attached; a printer missing from two rescans in a row is detached. */
   async start(onEvent: (event: DiscoveryEvent) => void): Promise<void> {
+    const presence = new Presence(2);
     this.timer = setInterval(() => {
       this.scan().then(
-        (printers) => printers.forEach((printer) => onEvent({ kind: 'attached', printer })),
+        (printers) => {
+          printers.forEach((printer) => onEvent({ kind: 'attached', printer }));
+          presence.update(printers.map((p) => p.path)).forEach((path) => onEvent({ kind: 'detached', path }));
+        },
         (err: unknown) => this.options.logger.warn('mdns rescan failed', { error: String(err) }),
       );
     }, this.options.rescanMs);
