@@ -1,6 +1,7 @@
 // Run by mdns.test.ts inside a private network namespace (multicast on its loopback): discovery and advertising.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import multicastDns from 'multicast-dns';
 import { MdnsAdvertiser } from '../../src/discovery/mdns-advertiser';
 import { silentLogger } from '../../src/log';
@@ -11,22 +12,31 @@ import { startInProcess, type InProcessDaemon } from '../helpers/in-process-daem
 let emulator: ZplPrinterEmulator;
 let port: number;
 let advertisers: MdnsAdvertiser[];
+// a raw-socket printer that never answers ~HS (a receipt or other non-ZPL printer)
+let quiet: net.Server;
+let quietPort: number;
 let d: InProcessDaemon;
 
 before(async () => {
   emulator = new ZplPrinterEmulator();
   port = await emulator.start();
+  quiet = net.createServer((socket) => socket.on('data', () => undefined).on('error', () => undefined));
+  await new Promise<void>((r) => quiet.listen(0, '127.0.0.1', r));
+  quietPort = (quiet.address() as net.AddressInfo).port;
   advertisers = [
     new MdnsAdvertiser({ hostName: 'zebra-dock', address: '127.0.0.1', services: [{ type: '_pdl-datastream._tcp', instance: 'Dock Zebra', port, txt: { ty: 'Zebra ZT411' } }], logger: silentLogger }),
+    new MdnsAdvertiser({ hostName: 'secure-laser', address: '127.0.0.1', services: [{ type: '_ipps._tcp', instance: 'Secure Laser', port: 6311, txt: { rp: 'ipp/print', ty: 'Example Laser 3000' } }], logger: silentLogger }),
+    new MdnsAdvertiser({ hostName: 'quiet-box', address: '127.0.0.1', services: [{ type: '_pdl-datastream._tcp', instance: 'Quiet Box', port: quietPort, txt: { ty: 'Receipt 80' } }], logger: silentLogger }),
     new MdnsAdvertiser({ hostName: 'office-laser', address: '127.0.0.1', services: [{ type: '_ipp._tcp', instance: 'Office Laser', port: 6310, txt: { rp: 'ipp/print', ty: 'Example Laser 2000', pdl: 'application/pdf,image/jpeg' } }], logger: silentLogger }),
   ];
   for (const a of advertisers) a.start();
-  d = await startInProcess({ usb: () => new FakeUsbBus() }, undefined, true);
+  d = await startInProcess({ usb: () => new FakeUsbBus() }, undefined, true, true);
 });
 after(async () => {
   await d.stop();
   await Promise.all(advertisers.map((a) => a.stop()));
   await emulator.stop();
+  quiet.close();
 });
 
 test('after GET /discover, GET /printers lists the advertised printers with path, content and discovered: true', async () => {
@@ -45,27 +55,38 @@ test('after GET /discover, GET /printers lists the advertised printers with path
   assert.equal(laser.content, 'pdf');
   assert.equal(laser.discovered, true);
   assert.deepEqual(laser.connection, { type: 'network', host: '127.0.0.1', port: 6310, protocol: 'ipp', resourcePath: '/ipp/print' });
-  const list = await d.api('GET', '/printers');
-  assert.ok(list.body.result.content.some((p: any) => p.path === 'ipp_Office_Laser'));
+  const secure = byPath.get('ipp_Secure_Laser');
+  assert.ok(secure, JSON.stringify([...byPath.keys()]));
+  assert.deepEqual(secure.connection, { type: 'network', host: '127.0.0.1', port: 6311, protocol: 'ipps', resourcePath: '/ipp/print' });
+  assert.equal(secure.content, 'pdf');
+  const box = byPath.get(`tcp_127-0-0-1_${quietPort}`);
+  assert.ok(box, JSON.stringify([...byPath.keys()]));
+  assert.equal(box.content, 'raw', 'a raw-socket printer that does not answer ~HS is raw');
 });
 
-test('the device advertises itself as printproxy-<device_id>.local with _http._tcp', async () => {
-  const deviceId = (await d.api('GET', '/status')).body.result.content.deviceId;
+/** The SRV record the device answers for its own `type` service. */
+async function ownService(deviceId: string, type: string): Promise<{ port: number; target: string }> {
   const mdns = multicastDns({ loopback: true });
   try {
-    const srv = await new Promise<{ port: number; target: string }>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('no answer for _http._tcp.local')), 3000);
+    return await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no answer for ${type}.local`)), 3000);
       mdns.on('response', (packet) => {
-        const record = packet.answers.find((r) => r.type === 'SRV' && r.name === `printproxy-${deviceId}._http._tcp.local`);
+        const record = packet.answers.find((r) => r.type === 'SRV' && r.name === `printproxy-${deviceId}.${type}.local`);
         if (!record) return;
         clearTimeout(timer);
         resolve(record.data as { port: number; target: string });
       });
-      mdns.query({ questions: [{ name: '_http._tcp.local', type: 'PTR' }] });
+      mdns.query({ questions: [{ name: `${type}.local`, type: 'PTR' }] });
     });
-    assert.equal(srv.port, d.httpPort);
-    assert.equal(srv.target, `printproxy-${deviceId}.local`);
   } finally {
     await new Promise<void>((r) => mdns.destroy(() => r()));
+  }
+}
+
+test('the device advertises itself as printproxy-<device_id>.local with _http._tcp and _https._tcp', async () => {
+  const deviceId = (await d.api('GET', '/status')).body.result.content.deviceId;
+  for (const [type, port] of [['_http._tcp', d.httpPort], ['_https._tcp', d.httpsPort]] as const) {
+    const { port: advertised, target } = await ownService(deviceId, type);
+    assert.deepEqual({ advertised, target }, { advertised: port, target: `printproxy-${deviceId}.local` }, type);
   }
 });

@@ -9,14 +9,16 @@ import { tempDir } from './temp-dir';
 export interface InProcessDaemon {
   baseUrl: string;
   httpPort: number;
+  /** The HTTPS port when started with `https`, else null. */
+  httpsPort: number | null;
   api: (method: string, path: string, init?: ApiInit) => Promise<ApiResult>;
   stop: () => Promise<void>;
 }
 
-/** Starts the daemon on 127.0.0.1 port 0 with `hardware`; short transport timeouts keep failure tests fast. */
-export async function startInProcess(hardware: DaemonHardware, dataDir = tempDir('printproxyd-inproc'), mdns = false): Promise<InProcessDaemon> {
+/** Starts the daemon on 127.0.0.1 port 0 (and HTTPS on port 0 with `https`) with `hardware`; short transport timeouts keep failure tests fast. */
+export async function startInProcess(hardware: DaemonHardware, dataDir = tempDir('printproxyd-inproc'), mdns = false, https = false): Promise<InProcessDaemon> {
   const key = 'inproc-key-0123456789abcdef';
-  const command = parseCommandLine(['--data-dir', dataDir, '--host', '127.0.0.1', '--port', '0', '--no-https', ...(mdns ? [] : ['--no-mdns'])], {
+  const command = parseCommandLine(['--data-dir', dataDir, '--host', '127.0.0.1', '--port', '0', ...(https ? ['--https-port', '0'] : ['--no-https']), ...(mdns ? [] : ['--no-mdns'])], {
     PRINTPROXY_API_KEY: key,
     PRINTPROXY_TCP_IDLE_TIMEOUT_MS: '1500',
     PRINTPROXY_TCP_QUERY_TIMEOUT_MS: '300',
@@ -24,5 +26,5 @@ export async function startInProcess(hardware: DaemonHardware, dataDir = tempDir
   if (command.kind !== 'serve') throw new Error('expected serve options');
   const daemon = await startDaemon(command.options, silentLogger, () => undefined, hardware);
   const baseUrl = `http://127.0.0.1:${daemon.httpPort}`;
-  return { baseUrl, httpPort: daemon.httpPort, api: (method, path, init) => callApi(baseUrl, key, method, path, init), stop: () => daemon.stop() };
+  return { baseUrl, httpPort: daemon.httpPort, httpsPort: daemon.httpsPort, api: (method, path, init) => callApi(baseUrl, key, method, path, init), stop: () => daemon.stop() };
 }
