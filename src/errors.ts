@@ -15,7 +15,7 @@ export const ERROR_CATALOGUE = {
   INTERNAL: { status: 500, message: 'An error occurred.' },
   PRINT_FAILED: { status: 502, message: 'Print failed' },
   PRINTER_NOT_READY: { status: 503, message: 'Printer is not ready' },
-  SPOOL_FAILED: { status: 503, message: 'Device cannot store the job' },
+  SPOOL_FAILED: { status: 507, message: 'Device cannot store the job' },
 } as const;
 
 /** A stable API error code; callers match on it, never on message text. */
@@ -58,6 +58,7 @@ export const DEVICE_ERROR_CODES = [
   'CANCELED',
   'IO',
   'RENDER_QUEUE_FULL',
+  'SPOOL_WRITE',
 ] as const;
 
 /** A stable code for a failure while delivering a job or querying a printer. */

@@ -54,6 +54,11 @@ export class JobStore {
     return jobs.length > 0 ? jobs : undefined;
   }
 
+  /** Forgets `key`, so that a refused submission can be sent again with it. */
+  forget(key: string): void {
+    this.keys.delete(key);
+  }
+
   /** Remembers that `key` created `jobIds`, for the retention period. */
   remember(key: string, jobIds: string[]): void {
     this.keys.set(key, { at: this.now(), jobIds });

@@ -57,11 +57,10 @@ const LIVE_READ_BUDGET_MS = 1000;
 const PRINTER_POLL_MS = 500;
 /** Longest a `wait: true` request waits for its printer-side job to end before answering `printing`, ms. */
 const PRINTER_WAIT_MS = 120_000;
+/** The start of a job's error when it could not be stored on disk. */
+const SPOOL_WRITE_FAILED = 'the job could not be written to the spool';
 
 /** Accepts jobs and runs them one at a time per printer. */
-/** A `wait: false` job that could not be stored on disk: its record is failed and it is never sent. */
-export class SpoolWriteError extends Error {}
-
 export class Spooler {
   private seq = 0;
   private readonly queue = new KeyedQueue();
@@ -75,7 +74,11 @@ export class Spooler {
     this.now = deps.now ?? Date.now;
   }
 
-  /** Creates one job per printer (or replays an idempotency key); with `wait` resolves when every job ended. */
+  /**
+   * Creates one job per printer (or replays an idempotency key); with `wait` resolves when every job ended.
+   * Rejects with DeviceError SPOOL_WRITE when no `wait: false` job could be stored (each is failed, the key forgotten);
+   * when only some could, those fail on their own and the rest go ahead.
+   */
   async submit(sub: Submission, printers: PrinterRecord[], target: string): Promise<SubmitOutcome> {
     const replayed = sub.idempotencyKey ? this.deps.store.byKey(sub.idempotencyKey) : undefined;
     if (replayed) return { jobs: replayed, replay: true, notReady: new Map() };
@@ -84,10 +87,13 @@ export class Spooler {
     // queue places are taken now, in submission order; a spooled job starts only once it is on disk
     const onDisk = created.map((a) => (a.spooled ? this.persist(a) : Promise.resolve()));
     const runs = created.map((a, i) => this.enqueueOrRefuse(a, onDisk[i]));
-    await Promise.all(onDisk).catch((err: unknown) => {
-      // the queue marks those jobs failed with the same reason; the caller learns it now rather than from a 201
-      throw new SpoolWriteError(`the job could not be written to the spool: ${(err as Error).message}`);
-    });
+    const stored = await Promise.allSettled(onDisk);
+    const refused = stored.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    if (refused && stored.every((s) => s.status === 'rejected')) {
+      // the queue fails those jobs with the same reason; the caller learns it now rather than from a 201
+      if (sub.idempotencyKey) this.deps.store.forget(sub.idempotencyKey);
+      throw new DeviceError('SPOOL_WRITE', `${SPOOL_WRITE_FAILED}: ${(refused.reason as Error).message}`);
+    }
     if (sub.wait) {
       await Promise.all(runs);
       await Promise.all(created.map((a) => this.followAtPrinter(a.job)));
@@ -108,6 +114,7 @@ export class Spooler {
 
   /** The record of a job; a job its printer holds (IPP) is first read live from the printer, within 1 s. */
   async get(jobId: string): Promise<JobRecord | undefined> {
+    this.forgetExpired();
     const job = this.deps.store.get(jobId);
     if (job && this.tracked.has(jobId)) await this.refresh(job);
     return job;
@@ -201,7 +208,7 @@ export class Spooler {
         await onDisk;
       } catch (err) {
         this.active.delete(active.job.jobId);
-        this.finish(active.job, 'failed', `the job could not be written to the spool: ${(err as Error).message}`);
+        this.finish(active.job, 'failed', `${SPOOL_WRITE_FAILED}: ${(err as Error).message}`);
         return;
       }
       if (this.closed) return;
@@ -231,8 +238,10 @@ export class Spooler {
       if (active.spooled) await this.deps.spool.markSending(job.jobId);
       const result = await driver.deliver(prepared, controller.signal);
       if (result.printerJobId) job.cupsJobId = result.printerJobId;
-      if (result.pending && result.printerJobId && !isFinished(job.state)) this.track(job.jobId, controller);
-      if (!result.pending) this.finish(job, 'completed', null);
+      // a printer that holds the job is read live; without its job id there is nothing to read, so it counts as done
+      if (result.pending && result.printerJobId) {
+        if (!isFinished(job.state)) this.track(job.jobId, controller);
+      } else this.finish(job, 'completed', null);
     } catch (err) {
       const error = toDeviceError(err);
       this.finish(job, 'failed', error.code === 'CANCELED' ? 'Canceled' : error.message);
@@ -266,10 +275,15 @@ export class Spooler {
     }
   }
 
-  /** Starts reading a job the printer accepted from the printer; forgets tracked jobs the store no longer holds. */
+  /** Starts reading a job the printer accepted from the printer. */
   private track(jobId: string, controller: AbortController): void {
-    for (const id of this.tracked.keys()) if (!this.deps.store.get(id)) this.tracked.delete(id);
+    this.forgetExpired();
     this.tracked.set(jobId, controller);
+  }
+
+  /** Stops tracking jobs the store no longer holds (expired), releasing their controllers. */
+  private forgetExpired(): void {
+    for (const id of this.tracked.keys()) if (!this.deps.store.get(id)) this.tracked.delete(id);
   }
 
   /** Takes a tracked job's state from its printer (live, within the budget); keeps the last known state when it cannot. */

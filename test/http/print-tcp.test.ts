@@ -330,14 +330,14 @@ describe('errors and jobs', () => {
     }
   });
 
-  test('a wait:false job that cannot be written to the spool is a 503 saying why; its record is failed, nothing prints', async () => {
+  test('a wait:false job that cannot be written to the spool is a 507 saying why; its record is failed, nothing prints; its key can be sent again', async () => {
     const { emulator, path } = await addPrinter({ content: 'zpl' });
     const spool = join(d.dataDir, 'spool');
     rmSync(spool, { recursive: true, force: true });
     writeFileSync(spool, 'not a folder');
     try {
-      const res = await d.api('POST', `/print/${path}`, { body: { content: LABEL, contentType: 'zpl', wait: false } });
-      assert.equal(res.status, 503);
+      const res = await d.api('POST', `/print/${path}`, { body: { content: LABEL, contentType: 'zpl', wait: false, idempotencyKey: 'spool-retry-1' } });
+      assert.equal(res.status, 507);
       assert.equal(res.body.result.message, 'Device cannot store the job');
       assert.match(res.body.result.content.message, /^the job could not be written to the spool: ENOTDIR/);
       const jobs = (await d.api('GET', '/jobs')).body.result.content.filter((j: any) => j.printer === path);
@@ -349,6 +349,10 @@ describe('errors and jobs', () => {
       rmSync(spool, { force: true });
       mkdirSync(spool, { mode: 0o700 });
     }
+    const retry = await d.api('POST', `/print/${path}`, { body: { content: LABEL, contentType: 'zpl', wait: false, idempotencyKey: 'spool-retry-1' } });
+    assert.equal(retry.status, 201, 'a refused submission does not hold its key');
+    await emulator.waitForJobs(1, 10_000);
+    assert.deepEqual(emulator.jobs().map((j) => j.toString()), [LABEL]);
   });
 
   test('DELETE /jobs/{id} cancels a held job; it never prints', async () => {

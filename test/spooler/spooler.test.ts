@@ -20,6 +20,8 @@ class MemoryDriver implements PrinterDriver {
   notReady: Readiness | null = null;
   failNext: DeviceError | null = null;
   gate: Promise<void> | null = null;
+  /** What deliver reports beyond the byte count (a printer that holds the job, with or without its id). */
+  result: Partial<DeliveryResult> = {};
   async preflight(): Promise<PreflightOutcome> {
     return this.notReady ? { kind: 'not-ready', readiness: this.notReady } : { kind: 'ready' };
   }
@@ -31,7 +33,7 @@ class MemoryDriver implements PrinterDriver {
       throw err;
     }
     this.delivered.push(Buffer.from(doc.bytes).toString());
-    return { bytes: doc.bytes.length };
+    return { bytes: doc.bytes.length, ...this.result };
   }
   async status() {
     return { status: 'online' as const, statusReasons: [] };
@@ -180,4 +182,13 @@ test('a job whose sending had begun before a restart is failed, not sent twice',
   assert.match(job.error!, /restarted while this job was being sent; it was not sent again/);
   assert.deepEqual(second.driverFor(a).delivered, []);
   open();
+});
+
+test('a delivery the printer reports as pending but without its job id completes rather than staying printing', async () => {
+  const { spooler, driverFor, printers } = setup();
+  const a = printers.get('a')!;
+  driverFor(a).result = { pending: true };
+  const outcome = await spooler.submit(submission('held'), [a], 'a');
+  assert.equal(outcome.jobs[0].state, 'completed');
+  assert.ok(outcome.jobs[0].completedAt);
 });

@@ -4,7 +4,7 @@ import { ApiError, DeviceError } from '../../errors';
 import type { PrinterRecord, PrinterRegistry } from '../../printers/registry';
 import { jobSummary, JobSummarySchema } from '../../spooler/job-record';
 import { parsePrintRequest, PrintBodySchema, type AllowedRoots, type Submission } from '../../spooler/print-request';
-import { SpoolWriteError, type Spooler, type SubmitOutcome } from '../../spooler/spooler';
+import type { Spooler, SubmitOutcome } from '../../spooler/spooler';
 import type { ApiReply, Route } from '../route';
 
 /** Builds the test document for a printer (label, receipt or test page) as an inline submission. */
@@ -32,12 +32,12 @@ export function printRoutes(deps: PrintRouteDeps): Route[] {
       method: 'post', path: '/print/{target}', tag: 'print', summary: 'Print a document on a printer path, URI or tag_ alias',
       body: PrintBodySchema, rawBody: true, query: PRINT_QUERY,
       response: Type.Composite([JobSummarySchema, Type.Object({ jobs: Type.Optional(Type.Array(JobSummarySchema)) })]),
-      responses: { 201: 'Job accepted (wait: false)', 404: 'Printer not found', 502: 'Print failed', 503: 'Printer is not ready, or the job could not be stored' },
+      responses: { 201: 'Job accepted (wait: false)', 404: 'Printer not found', 502: 'Print failed', 503: 'Printer is not ready', 507: 'The job could not be stored on the device' },
       handler: async (req) => {
         const printers = deps.registry.resolveTarget(req.params.target);
         const submission = parsePrintRequest(req, deps.roots);
         const outcome = await deps.spooler.submit(submission, printers, req.params.target).catch((err: unknown) => {
-          throw err instanceof SpoolWriteError ? new ApiError('SPOOL_FAILED', err.message) : err;
+          throw err instanceof DeviceError && err.code === 'SPOOL_WRITE' ? new ApiError('SPOOL_FAILED', err.message) : err;
         });
         return printReply(outcome, submission.wait);
       },
@@ -82,5 +82,7 @@ export function printReply(outcome: SubmitOutcome, wait: boolean): ApiReply {
   }
   if (!wait) return { status: 201, message: 'Job queued.', content };
   if (outcome.jobs.length === 1 && first.state === 'failed') throw new ApiError('PRINT_FAILED', first.error ?? 'print failed', { content: { message: first.error, ...content } });
-  return { status: 200, message: 'Printed successfully.', content };
+  // wait: true answers at most PRINTER_WAIT_MS after the printer accepted a job it still holds (IPP): say so
+  const printing = outcome.jobs.some((job) => job.state === 'queued' || job.state === 'printing');
+  return { status: 200, message: printing ? 'Sent; the printer is still printing it.' : 'Printed successfully.', content };
 }

@@ -29,7 +29,7 @@ export interface DeliveryResult {
   bytes: number;
   /** The printer's own job id (IPP job-id), when it gave one. */
   printerJobId?: string;
-  /** True when the printer still holds the job: it stays `printing` and GET /jobs reads its state live. */
+  /** True when the printer still holds the job (with `printerJobId`): GET /jobs reads its state live until it ends. */
   pending?: boolean;
 }
 
