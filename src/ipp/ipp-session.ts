@@ -30,7 +30,9 @@ const STATUS_NAMES: Record<number, string> = {
 export interface IppSessionOptions {
   uri: string;
   timeoutMs: number;
-  busyRetries?: number;
+  /** Time from the first attempt after which server-error-busy is no longer retried (default 5000; 0: never retried). */
+  busyWaitMs?: number;
+  /** Pause before sending again to a printer that answered server-error-busy (default 250). */
   busyDelayMs?: number;
 }
 
@@ -63,12 +65,14 @@ export class IppSession {
    * An abort of `signal` stops the retries with a CANCELED DeviceError (a request already sent is let finish).
    */
   async call(operation: number, attributes: IppAttribute[], jobAttributes: IppAttribute[] = [], data?: Uint8Array, signal?: AbortSignal): Promise<IppAnswer> {
-    const retries = this.options.busyRetries ?? 20;
-    for (let attempt = 0; ; attempt += 1) {
+    const delay = this.options.busyDelayMs ?? 250;
+    // a deadline rather than a count: each attempt may upload a whole document and take up to timeoutMs
+    const deadline = Date.now() + (this.options.busyWaitMs ?? 5000);
+    for (;;) {
       if (signal?.aborted) throw new DeviceError('CANCELED', 'Canceled');
       const answer = await this.once(operation, attributes, jobAttributes, data);
-      if (answer.status === 0x0507 && attempt < retries) {
-        await pause(this.options.busyDelayMs ?? 250, signal);
+      if (answer.status === 0x0507 && Date.now() + delay < deadline) {
+        await pause(delay, signal);
         continue;
       }
       if (answer.status >= 0x0400) throw new DeviceError('PROTOCOL', `ipp ${this.options.uri}: the printer answered ${statusName(answer.status)}`);

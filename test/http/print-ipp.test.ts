@@ -145,7 +145,7 @@ test('wait:false: cupsJobId is the printer job-id while the printer still proces
   }
 });
 
-test('a live job read that the printer does not answer within 1 s, or cannot answer, gives the last known state', async () => {
+test('a live job read that the printer does not answer, or cannot answer, gives the last known state', async () => {
   const held = new IppEverywherePrinter({ jobCommand: HOLD_UNTIL_RELEASED });
   await held.start();
   try {
@@ -171,12 +171,10 @@ test('wait:true answers only once the printer has finished the job', async () =>
   await held.start();
   try {
     const heldPath = await add(held);
-    let settled = false;
-    const answer = d.api('POST', `/print/${heldPath}`, { body: { content: pdf(), contentType: 'pdf_base64', title: 'Waited' } }).finally(() => (settled = true));
+    const answer = d.api('POST', `/print/${heldPath}`, { body: { content: pdf(), contentType: 'pdf_base64', title: 'Waited' } });
     const printerJobId = await until('the printer accepts the job', 5000, () => printerJobIdNamed(held, 'Waited'));
-    await new Promise((r) => setTimeout(r, 1000));
-    assert.equal(settled, false, 'no answer while the printer still processes the job');
     held.release();
+    // an answer given while the printer still held the job would say `printing`
     const res = await answer;
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.equal(res.body.result.content.state, 'completed');

@@ -87,3 +87,17 @@ test('an abort while the printer answers busy stops the retries with Canceled', 
     await held.stop();
   }
 });
+
+test('a printer still busy when the driver busy window has passed fails the job with server-error-busy', async () => {
+  const held = new IppEverywherePrinter({ jobCommand: HOLD_UNTIL_RELEASED });
+  await held.start();
+  try {
+    // a window far shorter than the session's default: the driver's own setting must be the one in force
+    const d = new IppDriver({ uri: held.uri, timeoutMs: 5000, busyRetryMs: 100, busyWaitMs: 300, logger: silentLogger });
+    await d.deliver(doc('Blocking'), new AbortController().signal);
+    await assert.rejects(d.deliver(doc('Turned away'), new AbortController().signal), (err: Error & { code?: string }) => err.code === 'PROTOCOL' && /server-error-busy/.test(err.message));
+    held.release();
+  } finally {
+    await held.stop();
+  }
+});

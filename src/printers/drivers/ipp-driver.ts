@@ -15,7 +15,7 @@ export interface IppDriverOptions {
   timeoutMs: number;
   /** Pause before a Print-Job is sent again to a printer that answered server-error-busy (it prints another job). */
   busyRetryMs: number;
-  /** Longest a Print-Job keeps retrying a busy printer before the job fails with server-error-busy. */
+  /** Time from the first Print-Job attempt after which a busy printer is no longer retried (the job then fails with server-error-busy). */
   busyWaitMs: number;
   logger: Logger;
 }
@@ -34,7 +34,7 @@ export async function printerAttributes(session: IppSession): Promise<Attributes
 
 /** Live status plus what the printer says about itself, from one Get-Printer-Attributes; rejects when unreachable. */
 export async function ippProbe(uri: string, timeoutMs: number): Promise<{ live: LiveStatus; capabilities: Capabilities; supportedFormats: string[] }> {
-  const attributes = await printerAttributes(new IppSession({ uri, timeoutMs, busyRetries: 0 }));
+  const attributes = await printerAttributes(new IppSession({ uri, timeoutMs, busyWaitMs: 0 }));
   const capabilities = capabilitiesOf(attributes);
   return { live: liveStatusOf(attributes), capabilities, supportedFormats: capabilities.documentFormatsSupported ?? [] };
 }
@@ -47,8 +47,7 @@ export class IppDriver implements PrinterDriver {
 
   constructor(private readonly options: IppDriverOptions) {
     this.session = new IppSession({ uri: options.uri, timeoutMs: options.timeoutMs });
-    const busyRetries = Math.ceil(options.busyWaitMs / Math.max(1, options.busyRetryMs));
-    this.printing = new IppSession({ uri: options.uri, timeoutMs: options.timeoutMs, busyRetries, busyDelayMs: options.busyRetryMs });
+    this.printing = new IppSession({ uri: options.uri, timeoutMs: options.timeoutMs, busyWaitMs: options.busyWaitMs, busyDelayMs: options.busyRetryMs });
   }
 
   /** IPP printers have no seed pre-flight; the printer refuses or queues by itself. */
