@@ -21,6 +21,15 @@ after(async () => {
   await d.stop();
 });
 
+/** Polls `condition` every 5 ms; fails after `limitMs` (a bound for a loaded machine, not a timing). */
+async function until(what: string, condition: () => boolean | Promise<boolean>, limitMs = 10_000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) assert.fail(`not within ${limitMs} ms: ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
 async function printer(path: string): Promise<any> {
   return (await d.api('GET', `/printers/${path}`)).body.result.content;
 }
@@ -125,13 +134,15 @@ test('a stalled transfer and a write timeout fail the job with what happened; th
 
 test('GET /printers/{path} in the middle of a job reads the live port status through the job’s claim; the job is undisturbed', async () => {
   const slow = bus.add({ vendorId: 0x04b8, productId: 0x0e28, serialNumber: 'SLOW1', ports: [4], kernelDriverBound: true, deviceIdReply: deviceIdReply('MFG:EPSON;CMD:ESCPOS;MDL:TM-T20III;') });
-  await new Promise((r) => setTimeout(r, 50));
+  // GET /settings lists printers without probing them, so no status is cached before the job
+  await until('the hotplugged printer is listed', async () => (await d.api('GET', '/settings')).body.result.content.printers.some((p: any) => p.path === 'usb_sn_SLOW1'));
   const claimsBefore = slow.claims;
   slow.outDelayMs = 50;
   slow.portStatus = 0x38;
   const body = Buffer.alloc(100_000, 0x2e);
   const job = d.api('POST', '/print/usb_sn_SLOW1', { raw: body });
-  await new Promise((r) => setTimeout(r, 40));
+  // 100 kB at 50 ms a transfer: the job holds the interface for a while once its first transfer is under way
+  await until('the job is sending', () => slow.transfers.length > 0);
   const mid = await printer('usb_sn_SLOW1');
   assert.equal(mid.status, 'error');
   assert.deepEqual(mid.statusReasons, ['media-empty-error']);

@@ -17,9 +17,17 @@ function locatorOf(device: FakeUsbDevice): UsbLocator {
   return { bus: busNumber, ports: portNumbers.join('.'), vendorId, productId, interface: 0 };
 }
 
+/** Polls `condition` every 2 ms; fails after 10 s (a bound for a loaded machine, not a timing). */
+async function until(what: string, condition: () => boolean): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!condition()) {
+    if (Date.now() > deadline) assert.fail(`not within 10 s: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
+
 test('the fake bus follows usbfs: an interface request on a usblp-bound interface is busy, GET_DEVICE_ID on a printer-class one is let through', async () => {
   const bus = new FakeUsbBus();
-  const claims = new InterfaceClaims(bus);
   const epson = bus.add(EPSON);
   const receipt = bus.add({ ...EPSON, serialNumber: 'EP2', ports: [3], interfaceClass: 0xff });
   const handle = await bus.open(epson.info);
@@ -68,7 +76,7 @@ test('a status probe during a job reads through the job’s claim: the status is
   epson.outDelayMs = 40;
   const body = Buffer.alloc(5 * 1024, 0x41);
   const job = new UsbTransport({ claims, locator: locatorOf(epson), writeTimeoutMs: 1000, chunkBytes: 1024 }).send(body);
-  await new Promise((resolve) => setTimeout(resolve, 30));
+  await until('the job is sending', () => epson.transfers.length > 0);
   epson.portStatus = 0x38;
   assert.deepEqual(await usbPortStatus(claims, locatorOf(epson), 100), { status: 'error', statusReasons: ['media-empty-error'] });
   assert.deepEqual(await job, { bytes: body.length });
@@ -82,7 +90,7 @@ test('a job that starts while a status probe holds the interface joins its claim
   const epson = bus.add({ ...EPSON, kernelDriverBound: false });
   epson.controlDelayMs = 100;
   const probe = usbPortStatus(claims, locatorOf(epson), 500);
-  await new Promise((resolve) => setTimeout(resolve, 10));
+  await until('the probe holds the interface', () => epson.claims === 1);
   const label = Buffer.from('^XA^FDjoined^FS^XZ');
   assert.deepEqual(await new UsbTransport({ claims, locator: locatorOf(epson), writeTimeoutMs: 1000 }).send(label), { bytes: label.length });
   assert.deepEqual(await probe, { status: 'online', statusReasons: [] });

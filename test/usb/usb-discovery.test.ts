@@ -9,11 +9,19 @@ import { InterfaceClaims } from '../../src/usb/usb-claim';
 
 const CLONE: FakeDeviceSpec = { vendorId: 0x0fe6, productId: 0x811e, serialNumber: '1234567890', interfaceClass: 0xff };
 
-async function watching(bus: FakeUsbBus): Promise<{ discovery: UsbDiscovery; events: DiscoveryEvent[]; settle: () => Promise<void> }> {
+async function watching(bus: FakeUsbBus): Promise<{ discovery: UsbDiscovery; events: DiscoveryEvent[]; eventsReach: (count: number) => Promise<void> }> {
   const discovery = new UsbDiscovery({ claims: new InterfaceClaims(bus), timeoutMs: 100, logger: silentLogger });
   const events: DiscoveryEvent[] = [];
   await discovery.start((event) => events.push(event));
-  return { discovery, events, settle: () => new Promise((resolve) => setTimeout(resolve, 20)) };
+  // waits (bounded: 10 s) until `count` hotplug events have arrived
+  const eventsReach = async (count: number) => {
+    const deadline = Date.now() + 10_000;
+    while (events.length < count) {
+      if (Date.now() > deadline) assert.fail(`only ${events.length} of ${count} events within 10 s`);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+  };
+  return { discovery, events, eventsReach };
 }
 
 function attachedPaths(events: DiscoveryEvent[]): string[] {
@@ -23,10 +31,10 @@ function attachedPaths(events: DiscoveryEvent[]): string[] {
 test('a twin plugged in later gets a port-based path; the printer already there keeps its own, across a rescan too', async () => {
   const bus = new FakeUsbBus();
   bus.add({ ...CLONE, ports: [1] });
-  const { discovery, events, settle } = await watching(bus);
+  const { discovery, events, eventsReach } = await watching(bus);
   assert.deepEqual((await discovery.scan()).map((p) => p.path), ['usb_sn_1234567890']);
   bus.add({ ...CLONE, ports: [2] });
-  await settle();
+  await eventsReach(1);
   assert.deepEqual(attachedPaths(events), ['usb_sn_0fe6-811e-port-1-2']);
   assert.deepEqual((await discovery.scan()).map((p) => p.path), ['usb_sn_1234567890', 'usb_sn_0fe6-811e-port-1-2']);
   await discovery.stop();
@@ -34,14 +42,14 @@ test('a twin plugged in later gets a port-based path; the printer already there 
 
 test('twins plugged in one after the other while watching never share a path; re-plugging one gives it back its path', async () => {
   const bus = new FakeUsbBus();
-  const { discovery, events, settle } = await watching(bus);
+  const { discovery, events, eventsReach } = await watching(bus);
   const first = bus.add({ ...CLONE, ports: [1] });
   bus.add({ ...CLONE, ports: [2] });
-  await settle();
+  await eventsReach(2);
   assert.deepEqual(attachedPaths(events), ['usb_sn_1234567890', 'usb_sn_0fe6-811e-port-1-2']);
   bus.detach(first);
   bus.attach(first);
-  await settle();
+  await eventsReach(4);
   assert.deepEqual(attachedPaths(events).slice(2), ['-usb_sn_1234567890', 'usb_sn_1234567890']);
   await discovery.stop();
 });
