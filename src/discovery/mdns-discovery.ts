@@ -31,11 +31,22 @@ interface Service {
 export class MdnsDiscovery implements DiscoverySource {
   readonly name = 'mdns';
   private timer: NodeJS.Timeout | null = null;
+  /** Printers seen in one of the last two scans: one lost multicast answer does not drop a printer. */
+  private readonly known = new Map<string, DiscoveredPrinter>();
+  private readonly presence = new Presence(2);
 
   constructor(private readonly options: MdnsDiscoveryOptions) {}
 
-  /** Listens for `scanMs`, asking three times, and returns every printer service that resolved to an address. */
+  /** Browses once; returns every printer seen in this scan or the one before (a printer missing from two in a row is gone). */
   async scan(): Promise<DiscoveredPrinter[]> {
+    const found = await this.browse();
+    for (const printer of found) this.known.set(printer.path, printer);
+    for (const path of this.presence.update(found.map((p) => p.path))) this.known.delete(path);
+    return [...this.known.values()];
+  }
+
+  /** Listens for `scanMs`, asking three times, and returns every printer service that resolved to an address. */
+  private async browse(): Promise<DiscoveredPrinter[]> {
     const mdns = multicastDns({ interface: this.options.interfaceAddress, loopback: true });
     const services = new Map<string, Service>();
     const addresses = new Map<string, string>();
@@ -50,14 +61,14 @@ export class MdnsDiscovery implements DiscoverySource {
     return printers.filter((p): p is DiscoveredPrinter => p !== null);
   }
 
-  /** Rescans every `rescanMs`: what it finds is attached; a printer missing from two rescans in a row is detached. */
+  /** Rescans every `rescanMs`: what scan() returns is attached; what it no longer returns is detached. */
   async start(onEvent: (event: DiscoveryEvent) => void): Promise<void> {
-    const presence = new Presence(2);
     this.timer = setInterval(() => {
+      const before = new Set(this.known.keys());
       this.scan().then(
         (printers) => {
           printers.forEach((printer) => onEvent({ kind: 'attached', printer }));
-          presence.update(printers.map((p) => p.path)).forEach((path) => onEvent({ kind: 'detached', path }));
+          for (const path of before) if (!this.known.has(path)) onEvent({ kind: 'detached', path });
         },
         (err: unknown) => this.options.logger.warn('mdns rescan failed', { error: String(err) }),
       );
