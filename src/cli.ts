@@ -21,6 +21,9 @@ export interface DaemonOptions {
 /** A parsed command line: the daemon, or a sub-command with its remaining arguments. */
 export type Command = { kind: 'serve'; options: DaemonOptions } | { kind: 'render' | 'usb-list'; args: string[] } | { kind: 'help' } | { kind: 'version' };
 
+/** Where settings, spool and certificate live when neither --data-dir nor PRINTPROXY_DATA_DIR says. */
+export const DEFAULT_DATA_DIR = './data';
+
 /** Thrown for a bad command line; the message is shown with the usage. */
 export class UsageError extends Error {}
 
@@ -43,7 +46,7 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Comman
 
 function parseDaemonFlags(args: string[], env: NodeJS.ProcessEnv): DaemonOptions {
   const options: DaemonOptions = {
-    dataDir: env.PRINTPROXY_DATA_DIR || './data',
+    dataDir: env.PRINTPROXY_DATA_DIR || DEFAULT_DATA_DIR,
     host: '0.0.0.0',
     port: 8631,
     httpsPort: 8632,

@@ -1,5 +1,5 @@
 // Entry point of printproxyd: parses the command line, runs the daemon or a sub-command, handles signals.
-import { parseCommandLine, USAGE, UsageError } from './cli';
+import { DEFAULT_DATA_DIR, parseCommandLine, USAGE, UsageError } from './cli';
 import { startDaemon } from './daemon';
 import { buildInfo } from './build-info';
 import { createLogger } from './log';
@@ -36,8 +36,6 @@ async function main(): Promise<number> {
 async function serve(options: Parameters<typeof startDaemon>[0]): Promise<number> {
   const logger = createLogger(options.logLevel);
   options.nativeDir = await prepareNatives(options.nativeDir, options.dataDir);
-  // the usb addon loader (node-gyp-build shim) reads the native dir from the environment
-  if (options.nativeDir) process.env.PRINTPROXY_NATIVE_DIR = options.nativeDir;
   const daemon = await startDaemon(options, logger, (line) => process.stdout.write(line + '\n'), { usb: libusbBackend });
   return new Promise((resolve) => {
     let stopping = false;
@@ -59,12 +57,13 @@ async function serve(options: Parameters<typeof startDaemon>[0]): Promise<number
 }
 
 async function runSubcommand(kind: 'render' | 'usb-list', args: string[]): Promise<number> {
-  await prepareNatives(process.env.PRINTPROXY_NATIVE_DIR || undefined, process.env.PRINTPROXY_DATA_DIR || './data');
   if (kind === 'render') {
     const { runRenderCommand } = await import('./render/render-command');
     const { processRenderIo } = await import('./render/render-command-io');
     return runRenderCommand(args, processRenderIo());
   }
+  // usb-list loads the libusb addon: inside the single executable it must be on disk first
+  await prepareNatives(process.env.PRINTPROXY_NATIVE_DIR || undefined, process.env.PRINTPROXY_DATA_DIR || DEFAULT_DATA_DIR);
   return runUsbListCommand(libusbBackend(), (t) => process.stdout.write(t), (t) => process.stderr.write(t));
 }
 

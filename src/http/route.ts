@@ -21,14 +21,12 @@ export interface ApiRequest {
   signal: AbortSignal;
 }
 
-/** What a handler returns; the server wraps it in the envelope. */
-export interface ApiReply {
-  status?: number;
-  message: string;
-  content: unknown;
-  /** `content` already serialized, for an answer many requests share unchanged; the envelope is built around it. */
-  contentJson?: string;
-}
+/** What a handler answers: status (default 200), `result.message`, and the content, as a value or already serialized. */
+export type ApiReply = { status?: number; message: string } & (
+  | { content: unknown; contentJson?: undefined }
+  /** `content` serialized once for an answer many requests share unchanged; the envelope is built around it. */
+  | { contentJson: string; content?: undefined }
+);
 
 /** One API operation. */
 export interface Route {

@@ -39,7 +39,11 @@ export function renderPoolStarter(settings: RenderPoolSettings): StartRenderPool
   return (size) => new RenderPool({ size, ...settings, wasm: readPdfiumWasm(), worker: defaultWorkerSource() });
 }
 
-/** A lazily started, resizable render pool behind the PdfToZpl filter signature. */
+/**
+ * A lazily started, resizable render pool behind the PdfToZpl filter signature. While a retired pool finishes the
+ * renders it accepted, the next render may already start the new pool: both pools' workers (and pdfium heaps) are
+ * alive for that moment, so memory briefly holds old size + new size workers.
+ */
 export function createPdfToZpl(options: PdfToZplOptions): PdfToZplFilter {
   let current: { size: number; pool: RenderPool } | null = null;
   let closed = false;

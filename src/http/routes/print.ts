@@ -51,8 +51,8 @@ export function printRoutes(deps: PrintRouteDeps): Route[] {
           printers.map(async (printer) => deps.spooler.submit({ ...(await testDocument(deps, printer)), source: 'test', wait: true, options: {}, idempotencyKey: null }, [printer], req.params.target)),
         );
         const merged: SubmitOutcome = { jobs: outcomes.flatMap((o) => o.jobs), replay: false, notReady: new Map(outcomes.flatMap((o) => [...o.notReady])) };
-        const reply = printReply(merged, true);
-        return { ...reply, content: null };
+        const { status, message } = printReply(merged, true);
+        return { status, message, content: null };
       },
     },
   ];

@@ -31,7 +31,7 @@ export function printerRoutes(deps: PrinterRouteDeps): Route[] {
       const content = records.map((r, i) => printerView(r, live[i]));
       served = { records, live, content, json: JSON.stringify(content) };
     }
-    return { message, content: served.content, contentJson: served.json };
+    return { message, contentJson: served.json };
   };
   const notFound = { 404: 'Printer not found' };
   return [
