@@ -3,6 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { DeviceError } from '../errors';
 import { decodeMessage, encodeRequest, GROUP, TAG, type IppAttribute, type IppMessage, type IppValue } from './ipp-wire';
+import { sleep } from '../util/sleep';
 
 /** Operation codes (RFC 8011 section 5.4.15). */
 export const OP = { printJob: 0x0002, cancelJob: 0x0008, getJobAttributes: 0x0009, getPrinterAttributes: 0x000b } as const;
@@ -72,7 +73,7 @@ export class IppSession {
       if (signal?.aborted) throw new DeviceError('CANCELED', 'Canceled');
       const answer = await this.once(operation, attributes, jobAttributes, data);
       if (answer.status === 0x0507 && Date.now() + delay < deadline) {
-        await pause(delay, signal);
+        await sleep(delay, signal);
         continue;
       }
       if (answer.status >= 0x0400) throw new DeviceError('PROTOCOL', `ipp ${this.options.uri}: the printer answered ${statusName(answer.status)}`);
@@ -132,19 +133,6 @@ export class IppSession {
     if (err.code === 'ECONNRESET') return new DeviceError('CONNECTION_RESET', `ipp ${this.options.uri}: connection reset`);
     return new DeviceError('IO', `ipp ${this.options.uri}: ${err.code ?? err.message}`);
   }
-}
-
-/** Waits `ms`, or less when `signal` aborts. */
-function pause(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }
 
 /** attributes-charset, attributes-natural-language and printer-uri, which every request starts with. */

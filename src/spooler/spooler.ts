@@ -11,6 +11,7 @@ import { isFinished, type JobRecord } from './job-record';
 import type { JobStore } from './job-store';
 import { KeyedQueue } from './keyed-queue';
 import type { Submission } from './print-request';
+import { sleep } from '../util/sleep';
 
 /** Collaborators of the spooler. */
 export interface SpoolerDeps {
@@ -338,17 +339,4 @@ function withinBudget<T>(work: Promise<T | null>, ms: number): Promise<T | null>
     timer = setTimeout(() => resolve(null), ms);
   });
   return Promise.race([work, budget]).finally(() => clearTimeout(timer));
-}
-
-/** Waits `ms`, or less when `signal` aborts; leaves no listener behind (callers sleep in loops on one signal). */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
