@@ -3,6 +3,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { deviceIdReply, FakeUsbBus, type FakeUsbDevice } from '../fixtures/fake-usb';
 import { startInProcess, type InProcessDaemon } from '../helpers/in-process-daemon';
+import { until } from '../helpers/until';
 
 let bus: FakeUsbBus;
 let d: InProcessDaemon;
@@ -21,14 +22,6 @@ after(async () => {
   await d.stop();
 });
 
-/** Polls `condition` every 5 ms; fails after `limitMs` (a bound for a loaded machine, not a timing). */
-async function until(what: string, condition: () => boolean | Promise<boolean>, limitMs = 10_000): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) assert.fail(`not within ${limitMs} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 async function printer(path: string): Promise<any> {
   return (await d.api('GET', `/printers/${path}`)).body.result.content;

@@ -12,6 +12,7 @@ import { DiskSpool } from '../../src/spooler/disk-spool';
 import { JobStore } from '../../src/spooler/job-store';
 import type { Submission } from '../../src/spooler/print-request';
 import { Spooler } from '../../src/spooler/spooler';
+import { until } from '../helpers/until';
 
 const PAUSED: Readiness = { ready: false, paperOut: false, paused: true, headOpen: false, ribbonOut: false, errors: ['Printer is paused'] };
 
@@ -40,14 +41,6 @@ class MemoryDriver implements PrinterDriver {
   }
 }
 
-/** Polls `condition` every 5 ms until it holds; fails after `limitMs` (a bound for a slow machine, not a timing). */
-async function until(condition: () => boolean, what: string, limitMs = 10_000): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (!condition()) {
-    if (Date.now() > deadline) assert.fail(`not within ${limitMs} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 function printer(path: string, content: PrinterRecord['content'] = 'zpl'): PrinterRecord {
   return { path, id: path.toUpperCase().slice(0, 8), tags: [], discovered: false, content, connection: { type: 'network', host: 'h', port: 9100, protocol: 'tcp' } };
@@ -83,7 +76,7 @@ test('jobs to one printer run in submission order; wait:true answers after deliv
   const { spooler, driverFor, printers } = setup();
   const a = printers.get('a')!;
   const results = await Promise.all(['1', '2', '3', '4'].map((t, i) => spooler.submit(submission(t, { wait: i % 2 === 0 }), [a], 'a')));
-  await until(() => driverFor(a).delivered.length === 4, 'four jobs delivered');
+  await until('four jobs delivered', () => driverFor(a).delivered.length === 4);
   assert.deepEqual(driverFor(a).delivered, ['1', '2', '3', '4']);
   assert.equal(results[0].jobs[0].state, 'completed');
   assert.match(results[0].jobs[0].jobId, /^pj_[0-9a-f]{12}$/);
@@ -132,7 +125,7 @@ test('not ready: wait:true fails with the readiness; wait:false holds the queue 
   assert.equal(refused.jobs[0].state, 'failed');
   assert.deepEqual(refused.notReady.get(refused.jobs[0].jobId), PAUSED);
   driverFor(a).notReady = null;
-  await until(() => held.jobs[0].state === 'completed', 'the held job completes once ready');
+  await until('the held job completes once ready', () => held.jobs[0].state === 'completed');
   assert.deepEqual(driverFor(a).delivered, ['later']);
 });
 
@@ -147,7 +140,7 @@ test('cancel moves a queued job to failed "Canceled" and it is never sent', asyn
   assert.equal(second.jobs[0].state, 'failed');
   assert.equal(second.jobs[0].error, 'Canceled');
   open();
-  await until(() => first.jobs[0].state === 'completed', 'the first job completes');
+  await until('the first job completes', () => first.jobs[0].state === 'completed');
   assert.deepEqual(driverFor(a).delivered, ['first']);
 });
 
@@ -161,7 +154,7 @@ test('wait:false jobs are on disk before submit resolves and are delivered after
 
   const second = setup(first.spoolDir);
   assert.equal(second.spooler.recover(), 3);
-  await until(() => second.store.list().filter((j) => j.state === 'completed').length === 3, 'three recovered jobs complete');
+  await until('three recovered jobs complete', () => second.store.list().filter((j) => j.state === 'completed').length === 3);
   assert.deepEqual(second.driverFor(a).delivered, ['j1', 'j2', 'j3']);
   assert.equal(second.store.list().filter((j) => j.state === 'completed').length, 3);
   assert.equal(readdirSync(first.spoolDir).filter((f) => f.endsWith('.json')).length, 0);
@@ -173,7 +166,7 @@ test('a job whose sending had begun before a restart is failed, not sent twice',
   let open!: () => void;
   first.driverFor(a).gate = new Promise((r) => (open = r));
   const sub = await first.spooler.submit(submission('once', { wait: false }), [a], 'a');
-  await until(() => readdirSync(first.spoolDir).some((f) => f.endsWith('.sending')), 'the sending marker is on disk');
+  await until('the sending marker is on disk', () => readdirSync(first.spoolDir).some((f) => f.endsWith('.sending')));
 
   const second = setup(first.spoolDir);
   second.spooler.recover();

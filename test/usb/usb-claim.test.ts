@@ -8,6 +8,7 @@ import { getDeviceId, getPortStatus } from '../../src/usb/printer-class';
 import { usbPortStatus } from '../../src/usb/usb-status';
 import { deviceIdReply, FakeUsbBus, type FakeDeviceSpec, type FakeUsbDevice } from '../fixtures/fake-usb';
 import { InterfaceClaims } from '../../src/usb/usb-claim';
+import { until } from '../helpers/until';
 
 const ZEBRA: FakeDeviceSpec = { vendorId: 0x0a5f, productId: 0x0166, serialNumber: 'ZB1', kernelDriverBound: true, deviceIdReply: deviceIdReply('MFG:Zebra;CMD:ZPL;MDL:ZD421;') };
 const EPSON: FakeDeviceSpec = { vendorId: 0x04b8, productId: 0x0e28, serialNumber: 'EP1', ports: [2], kernelDriverBound: true, deviceIdReply: deviceIdReply('MFG:EPSON;CMD:ESCPOS;MDL:TM-T20III;') };
@@ -17,14 +18,6 @@ function locatorOf(device: FakeUsbDevice): UsbLocator {
   return { bus: busNumber, ports: portNumbers.join('.'), vendorId, productId, interface: 0 };
 }
 
-/** Polls `condition` every 2 ms; fails after 10 s (a bound for a loaded machine, not a timing). */
-async function until(what: string, condition: () => boolean): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!condition()) {
-    if (Date.now() > deadline) assert.fail(`not within 10 s: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-}
 
 test('the fake bus follows usbfs: an interface request on a usblp-bound interface is busy, GET_DEVICE_ID on a printer-class one is let through', async () => {
   const bus = new FakeUsbBus();
