@@ -1,5 +1,6 @@
 // Live printer status with a per-request time budget and a short cache (decisions.md: 1 s budget, 2 s reuse).
 import type { PrinterStatus } from '../schemas/printer';
+import { withinBudget } from '../util/within-budget';
 
 /** A printer's live state. */
 export interface LiveStatus {
@@ -39,15 +40,7 @@ export class StatusCache {
     const hit = this.cache.get(path);
     if (hit && this.now() - hit.at < this.options.ttlMs) return hit.value;
     const probe = this.pending.get(path) ?? this.start(path);
-    let timer: NodeJS.Timeout | undefined;
-    const budget = new Promise<LiveStatus>((resolve) => {
-      timer = setTimeout(() => resolve(hit?.value ?? UNKNOWN_STATUS), this.options.budgetMs);
-    });
-    try {
-      return await Promise.race([probe, budget]);
-    } finally {
-      clearTimeout(timer);
-    }
+    return withinBudget(probe, this.options.budgetMs, hit?.value ?? UNKNOWN_STATUS);
   }
 
   /** Drops the cached status of `path` (after a job failed or the printer changed). */

@@ -12,6 +12,7 @@ import type { JobStore } from './job-store';
 import { KeyedQueue } from './keyed-queue';
 import type { Submission } from './print-request';
 import { sleep } from '../util/sleep';
+import { withinBudget } from '../util/within-budget';
 
 /** Collaborators of the spooler. */
 export interface SpoolerDeps {
@@ -290,7 +291,7 @@ export class Spooler {
   /** Takes a tracked job's state from its printer (live, within the budget); keeps the last known state when it cannot. */
   private async refresh(job: JobRecord): Promise<void> {
     if (isFinished(job.state) || !this.tracked.has(job.jobId)) return;
-    const live = await withinBudget(this.reading.get(job.jobId) ?? this.readLive(job), LIVE_READ_BUDGET_MS);
+    const live = await withinBudget(this.reading.get(job.jobId) ?? this.readLive(job), LIVE_READ_BUDGET_MS, null);
     if (!live || isFinished(job.state)) return;
     if (live.state === 'completed' || live.state === 'failed') this.finish(job, live.state, live.error);
     else job.state = live.state;
@@ -330,13 +331,4 @@ export class Spooler {
     if (state === 'failed') this.deps.logger.warn('job failed', { jobId: job.jobId, printer: job.printer, error });
     this.deps.onJobEnded?.(job);
   }
-}
-
-/** `work`, or null when it has not settled within `ms`. */
-function withinBudget<T>(work: Promise<T | null>, ms: number): Promise<T | null> {
-  let timer: NodeJS.Timeout | undefined;
-  const budget = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), ms);
-  });
-  return Promise.race([work, budget]).finally(() => clearTimeout(timer));
 }

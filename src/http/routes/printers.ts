@@ -1,6 +1,6 @@
 // Printer routes: list, get (path or URI), add, patch, delete, discover (seed 4.2–4.4, decisions.md).
 import { Type } from '@sinclair/typebox';
-import { CreatePrinterBodySchema, PatchPrinterBodySchema, PrinterSchema, type CreatePrinterBody, type PatchPrinterBody, type Printer } from '../../schemas/printer';
+import { CreatePrinterBodySchema, PatchPrinterBodySchema, PrinterSchema, type CreatePrinterBody, type PatchPrinterBody } from '../../schemas/printer';
 import { printerView } from '../../printers/printer-view';
 import type { PrinterRecord, PrinterRegistry } from '../../printers/registry';
 import type { LiveStatus, StatusCache } from '../../printers/status-cache';
@@ -22,14 +22,13 @@ export function printerRoutes(deps: PrinterRouteDeps): Route[] {
   const views = (records: PrinterRecord[]) => Promise.all(records.map(view));
   // the last list answered from fresh statuses, serialized once: reused while the registry's list (a new array on
   // every change) and each printer's cached status (a new object on every probe) are the same objects
-  let served: { records: PrinterRecord[]; live: LiveStatus[]; content: Printer[]; json: string } | null = null;
+  let served: { records: PrinterRecord[]; live: LiveStatus[]; json: string } | null = null;
   /** Answers from the status cache without waiting when every status is fresh (the common polling case). */
   const listReply = (records: PrinterRecord[], message: string) => {
     const live = records.map((r) => deps.status.fresh(r.path));
     if (!live.every((l): l is LiveStatus => l !== undefined)) return views(records).then((content) => ({ message, content }));
     if (served?.records !== records || live.some((l, i) => l !== served!.live[i])) {
-      const content = records.map((r, i) => printerView(r, live[i]));
-      served = { records, live, content, json: JSON.stringify(content) };
+      served = { records, live, json: JSON.stringify(records.map((r, i) => printerView(r, live[i]))) };
     }
     return { message, contentJson: served.json };
   };
