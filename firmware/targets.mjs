@@ -2,7 +2,7 @@
 // run that Node on this machine (natively, or under qemu-user with a Debian sysroot), and how to strip for it.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
 /** Repository root. */
@@ -93,11 +93,4 @@ export function strip(arch, file) {
 
 function hasCommand(name) {
   return spawnSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' }).status === 0;
-}
-
-/** Names of the arches with a built executable in dist/firmware. */
-export function builtArches() {
-  const dir = join(root, 'dist', 'firmware');
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((f) => (/^printproxyd-linux-(\w+)$/.exec(f)?.[1] ? [f.slice('printproxyd-linux-'.length)] : []));
 }

@@ -22,7 +22,7 @@ export interface NativeManifest {
 }
 
 /** Last bytes of an executable carrying an appended payload: index length and payload length (u32 LE), then this. */
-export const APPENDED_MAGIC = Buffer.from('PPDASSET', 'latin1');
+const APPENDED_MAGIC = Buffer.from('PPDASSET', 'latin1');
 const FOOTER = 8 + APPENDED_MAGIC.length;
 
 let cached: EmbeddedAssets | null | undefined;
