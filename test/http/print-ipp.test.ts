@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startDaemon, type DaemonHandle } from '../helpers/daemon-process';
-import { HOLD_UNTIL_RELEASED, IppEverywherePrinter } from '../fixtures/ipp-everywhere';
+import { IppEverywherePrinter, withHeldPrinter } from '../fixtures/ipp-everywhere';
 import { IppSession, OP } from '../../src/ipp/ipp-session';
 import { TAG } from '../../src/ipp/ipp-wire';
 import { buildTestPagePdf } from '../../src/ipp/test-page-pdf';
@@ -122,9 +122,7 @@ test('page ranges arrive sorted and merged; bin, orientation and quality arrive 
 });
 
 test('wait:false: cupsJobId is the printer job-id while the printer still processes the job; the state is read live until completed', async () => {
-  const held = new IppEverywherePrinter({ jobCommand: HOLD_UNTIL_RELEASED });
-  await held.start();
-  try {
+  await withHeldPrinter(async (held) => {
     const { jobId, printerJobId } = await heldJob(held, await add(held), 'Held report');
     const printing = await getJob(jobId);
     assert.equal(printing.state, 'printing');
@@ -136,19 +134,15 @@ test('wait:false: cupsJobId is the printer job-id while the printer still proces
     const done = await until('GET /jobs shows completed', 5000, async () => {
       const job = await getJob(jobId);
       return job.state === 'completed' && job;
-    });
-    assert.equal(done.cupsJobId, String(printerJobId));
-    assert.equal(done.error, null);
-    assert.deepEqual((await printerJob(done.cupsJobId, held)).get('job-state'), [9]);
-  } finally {
-    await held.stop();
-  }
+  });
+  assert.equal(done.cupsJobId, String(printerJobId));
+  assert.equal(done.error, null);
+  assert.deepEqual((await printerJob(done.cupsJobId, held)).get('job-state'), [9]);
+  });
 });
 
 test('a live job read that the printer does not answer, or cannot answer, gives the last known state', async () => {
-  const held = new IppEverywherePrinter({ jobCommand: HOLD_UNTIL_RELEASED });
-  await held.start();
-  try {
+  await withHeldPrinter(async (held) => {
     const { jobId, printerJobId } = await heldJob(held, await add(held), 'Silent printer');
     held.freeze();
     // a frozen printer never answers: an answer at all shows the read is bounded
@@ -161,15 +155,11 @@ test('a live job read that the printer does not answer, or cannot answer, gives 
     const gone = await d.api('GET', `/jobs/${jobId}`);
     assert.equal(gone.status, 200);
     assert.equal(gone.body.result.content.state, 'printing');
-  } finally {
-    await held.stop();
-  }
+  });
 });
 
 test('wait:true answers only once the printer has finished the job', async () => {
-  const held = new IppEverywherePrinter({ jobCommand: HOLD_UNTIL_RELEASED });
-  await held.start();
-  try {
+  await withHeldPrinter(async (held) => {
     const heldPath = await add(held);
     const answer = d.api('POST', `/print/${heldPath}`, { body: { content: pdf(), contentType: 'pdf_base64', title: 'Waited' } });
     const printerJobId = await until('the printer accepts the job', 5000, () => printerJobIdNamed(held, 'Waited'));
@@ -181,9 +171,7 @@ test('wait:true answers only once the printer has finished the job', async () =>
     const record = await getJob(res.body.result.content.jobId);
     assert.equal(record.cupsJobId, String(printerJobId));
     assert.deepEqual((await printerJob(record.cupsJobId, held)).get('job-state'), [9]);
-  } finally {
-    await held.stop();
-  }
+  });
 });
 
 test('wait:true: a job the printer aborts fails with the printer\'s reasons and message in error', async () => {

@@ -5,7 +5,7 @@ import { silentLogger } from '../../src/log';
 import { IppDriver } from '../../src/printers/drivers/ipp-driver';
 import type { PreparedDocument } from '../../src/printers/drivers/driver';
 import { buildTestPagePdf } from '../../src/ipp/test-page-pdf';
-import { HOLD_UNTIL_RELEASED, IppEverywherePrinter } from '../fixtures/ipp-everywhere';
+import { HOLD_UNTIL_RELEASED, IppEverywherePrinter, withHeldPrinter } from '../fixtures/ipp-everywhere';
 
 let printer: IppEverywherePrinter;
 
@@ -55,9 +55,7 @@ test('deliver resolves as soon as the printer accepts the job, with its job-id, 
 });
 
 test('an abort after acceptance cancels the job at the printer (Cancel-Job)', async () => {
-  const held = new IppEverywherePrinter({ jobCommand: HOLD_UNTIL_RELEASED });
-  await held.start();
-  try {
+  await withHeldPrinter(async (held) => {
     const d = new IppDriver({ uri: held.uri, timeoutMs: 5000, busyRetryMs: 100, busyWaitMs: 5000, logger: silentLogger });
     const controller = new AbortController();
     const result = await d.deliver(doc('Unwanted'), controller.signal);
@@ -67,15 +65,11 @@ test('an abort after acceptance cancels the job at the printer (Cancel-Job)', as
     const state = await stateUntil(d, result.printerJobId!, 'failed');
     assert.equal(state.state, 'failed');
     assert.match(state.error ?? '', /^ipp ipp:\/\/127\.0\.0\.1:\d+\/ipp\/print: job \d+ canceled at the printer \(.+\)/);
-  } finally {
-    await held.stop();
-  }
+  });
 });
 
 test('an abort while the printer answers busy stops the retries with Canceled', async () => {
-  const held = new IppEverywherePrinter({ jobCommand: HOLD_UNTIL_RELEASED });
-  await held.start();
-  try {
+  await withHeldPrinter(async (held) => {
     const d = new IppDriver({ uri: held.uri, timeoutMs: 5000, busyRetryMs: 100, busyWaitMs: 20_000, logger: silentLogger });
     await d.deliver(doc('Blocking'), new AbortController().signal);
     const controller = new AbortController();
@@ -83,21 +77,15 @@ test('an abort while the printer answers busy stops the retries with Canceled', 
     await new Promise((r) => setTimeout(r, 300));
     controller.abort();
     await assert.rejects(waiting, (err: Error & { code?: string }) => err.code === 'CANCELED');
-  } finally {
-    await held.stop();
-  }
+  });
 });
 
 test('a printer still busy when the driver busy window has passed fails the job with server-error-busy', async () => {
-  const held = new IppEverywherePrinter({ jobCommand: HOLD_UNTIL_RELEASED });
-  await held.start();
-  try {
+  await withHeldPrinter(async (held) => {
     // a window far shorter than the session's default: the driver's own setting must be the one in force
     const d = new IppDriver({ uri: held.uri, timeoutMs: 5000, busyRetryMs: 100, busyWaitMs: 300, logger: silentLogger });
     await d.deliver(doc('Blocking'), new AbortController().signal);
     await assert.rejects(d.deliver(doc('Turned away'), new AbortController().signal), (err: Error & { code?: string }) => err.code === 'PROTOCOL' && /server-error-busy/.test(err.message));
     held.release();
-  } finally {
-    await held.stop();
-  }
+  });
 });
