@@ -1,48 +1,24 @@
-// The one catalogue of errors: stable codes, the HTTP status and envelope message of each.
+// The one catalogue of errors: stable codes that callers match on. Only http/ maps a code to an HTTP status.
 
-/** Every error code the API can answer with, mapped to its HTTP status and `result.message`. */
-export const ERROR_CATALOGUE = {
-  INVALID_REQUEST: { status: 400, message: 'Invalid request' },
-  UNAUTHORIZED: { status: 401, message: 'Unauthorized' },
-  PRINTER_NOT_FOUND: { status: 404, message: 'Printer not found' },
-  JOB_NOT_FOUND: { status: 404, message: 'Job not found' },
-  NOT_FOUND: { status: 404, message: 'Not found' },
-  SHARE_NOT_FOUND: { status: 404, message: 'Share not found' },
-  PRINTER_EXISTS: { status: 409, message: 'Printer already exists' },
-  PAYLOAD_TOO_LARGE: { status: 413, message: 'Payload too large' },
-  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported media type' },
-  TOO_MANY_REQUESTS: { status: 429, message: 'Too many requests' },
-  INTERNAL: { status: 500, message: 'An error occurred.' },
-  PRINT_FAILED: { status: 502, message: 'Print failed' },
-  PRINTER_NOT_READY: { status: 503, message: 'Printer is not ready' },
-  SPOOL_FAILED: { status: 507, message: 'Device cannot store the job' },
-} as const;
+/** Codes of a request the device refuses or cannot carry out; http/error-status.ts gives each its HTTP answer. */
+export const REQUEST_ERROR_CODES = [
+  'INVALID_REQUEST',
+  'UNAUTHORIZED',
+  'PRINTER_NOT_FOUND',
+  'JOB_NOT_FOUND',
+  'NOT_FOUND',
+  'SHARE_NOT_FOUND',
+  'PRINTER_EXISTS',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'TOO_MANY_REQUESTS',
+  'INTERNAL',
+  'PRINT_FAILED',
+  'PRINTER_NOT_READY',
+  'SPOOL_FAILED',
+] as const;
 
-/** A stable API error code; callers match on it, never on message text. */
-export type ErrorCode = keyof typeof ERROR_CATALOGUE;
-
-/** An error meant for the HTTP client: code, specific text for `content.message`, optional content override. */
-export class ApiError extends Error {
-  readonly code: ErrorCode;
-  /** Replaces `{message}` as `result.content` when set (the 503 readiness object, for example). */
-  readonly content: unknown;
-  readonly headers: Record<string, string>;
-
-  constructor(code: ErrorCode, detail: string, options: { content?: unknown; headers?: Record<string, string> } = {}) {
-    super(detail);
-    this.name = 'ApiError';
-    this.code = code;
-    this.content = options.content;
-    this.headers = options.headers ?? {};
-  }
-
-  /** HTTP status for this error, from the catalogue. */
-  get status(): number {
-    return ERROR_CATALOGUE[this.code].status;
-  }
-}
-
-/** Failure codes of talking to a printer; stored as the job's `error` prefix-free text, matched by tests on `code`. */
+/** Failure codes of talking to a printer, rendering or fetching; a failed job keeps its code as `errorCode`. */
 export const DEVICE_ERROR_CODES = [
   'CONNECT_REFUSED',
   'CONNECT_TIMEOUT',
@@ -59,21 +35,44 @@ export const DEVICE_ERROR_CODES = [
   'IO',
   'RENDER_QUEUE_FULL',
   'SPOOL_WRITE',
+  'NOT_READY',
+  'INTERRUPTED',
+  'SHUTDOWN',
 ] as const;
 
+/** A stable code for a refused or failed request. */
+export type RequestErrorCode = (typeof REQUEST_ERROR_CODES)[number];
 /** A stable code for a failure while delivering a job or querying a printer. */
 export type DeviceErrorCode = (typeof DEVICE_ERROR_CODES)[number];
+/** Every code an error of this daemon can carry. */
+export type ErrorCode = RequestErrorCode | DeviceErrorCode;
 
-/** An error from a transport, renderer or fetcher; its message is what a job's `error` shows. */
-export class DeviceError extends Error {
-  readonly code: DeviceErrorCode;
+/** An error with a stable code and a specific text (for `content.message`); optional content replacing `{message}`. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  /** Replaces `{message}` as `result.content` when set (the 503 readiness object, for example). */
+  readonly content: unknown;
+  /** Extra answer headers (`Retry-After`). */
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, detail: string, options: { content?: unknown; headers?: Record<string, string> } = {}) {
+    super(detail);
+    this.name = 'AppError';
+    this.code = code;
+    this.content = options.content;
+    this.headers = options.headers ?? {};
+  }
+}
+
+/** An error from a transport, renderer or fetcher; its message is what a job's `error` shows, its code the job's `errorCode`. */
+export class DeviceError extends AppError {
+  declare readonly code: DeviceErrorCode;
   /** Bytes the printer accepted before the failure, when known. */
   readonly bytesSent: number | undefined;
 
   constructor(code: DeviceErrorCode, message: string, bytesSent?: number) {
-    super(message);
+    super(code, message);
     this.name = 'DeviceError';
-    this.code = code;
     this.bytesSent = bytesSent;
   }
 }

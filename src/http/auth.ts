@@ -1,6 +1,6 @@
 // API key check in constant time, with per-address brute-force limiting.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { ApiError } from '../errors';
+import { AppError } from '../errors';
 import type { FailureLimiter } from './rate-limiter';
 
 /** Checks `X-API-Key` against the current key; throws 401 or 429 ApiErrors. */
@@ -18,13 +18,13 @@ export class ApiAuth {
     const address = this.limiter.anyFailures() ? remoteAddress() : '';
     const wait = address ? this.limiter.retryAfter(address) : 0;
     if (wait > 0) {
-      throw new ApiError('TOO_MANY_REQUESTS', `too many failed API keys from ${address}; retry in ${wait} s`, {
+      throw new AppError('TOO_MANY_REQUESTS', `too many failed API keys from ${address}; retry in ${wait} s`, {
         headers: { 'Retry-After': String(wait) },
       });
     }
     if (presented && this.matches(presented)) return;
     this.limiter.fail(address || remoteAddress());
-    throw new ApiError('UNAUTHORIZED', 'Missing or invalid API key');
+    throw new AppError('UNAUTHORIZED', 'Missing or invalid API key');
   }
 
   /** Compares SHA-256 digests so neither the content nor the length of the key leaks through timing. */

@@ -1,6 +1,6 @@
 // Reads a uWS request body into one Buffer with a hard byte limit.
 import type { HttpResponse } from './uws';
-import { ApiError } from '../errors';
+import { AppError } from '../errors';
 
 /**
  * Collects the body of `res` (call synchronously in the handler, after onAborted).
@@ -30,6 +30,6 @@ export function readBody(res: HttpResponse, limit: number, declaredLength: numbe
   });
 }
 
-function tooLarge(limit: number): ApiError {
-  return new ApiError('PAYLOAD_TOO_LARGE', `request body exceeds the limit of ${limit} bytes`);
+function tooLarge(limit: number): AppError {
+  return new AppError('PAYLOAD_TOO_LARGE', `request body exceeds the limit of ${limit} bytes`);
 }

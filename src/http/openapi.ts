@@ -1,6 +1,7 @@
 // Generates openapi.json (OpenAPI 3.1) from the route table and its schemas.
 import type { TSchema } from '@sinclair/typebox';
-import { ERROR_CATALOGUE } from '../errors';
+import type { ErrorCode } from '../errors';
+import { ERROR_STATUS } from './error-status';
 import type { Route } from './route';
 import { API_PREFIX } from './server';
 
@@ -59,8 +60,8 @@ function responses(route: Route): Record<string, unknown> {
   return out;
 }
 
-function errorResponse(code: keyof typeof ERROR_CATALOGUE): Record<string, unknown> {
-  return { description: ERROR_CATALOGUE[code].message, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } };
+function errorResponse(code: ErrorCode): Record<string, unknown> {
+  return { description: ERROR_STATUS[code].message, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } };
 }
 
 function envelopeSchema(content: Record<string, unknown>): Record<string, unknown> {

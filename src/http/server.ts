@@ -1,5 +1,6 @@
 // The uWS HTTP(S) server: mounts the route table, authenticates, reads bodies, answers in the envelope.
-import { ApiError, ERROR_CATALOGUE } from '../errors';
+import { AppError } from '../errors';
+import { httpErrorOf } from './error-status';
 import type { Logger } from '../log';
 import { compileValidator, type Validator } from '../schemas/validate';
 import { readBody } from './body-reader';
@@ -36,7 +37,7 @@ export interface TlsFiles {
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK', 201: 'Created', 204: 'No Content', 400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found',
   405: 'Method Not Allowed', 409: 'Conflict', 413: 'Payload Too Large', 415: 'Unsupported Media Type',
-  429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable',
+  429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 507: 'Insufficient Storage',
 };
 
 const STATUS_LINE: Record<number, string> = Object.fromEntries(Object.entries(STATUS_TEXT).map(([code, text]) => [code, `${code} ${text}`]));
@@ -203,12 +204,11 @@ export class HttpServer {
   }
 
   private fail(exchange: Exchange, err: unknown): void {
-    const apiError = err instanceof ApiError ? err : null;
-    if (!apiError) this.deps.logger.error('request failed', { url: exchange.url, error: err instanceof Error ? err.stack : String(err) });
-    const code = apiError?.code ?? 'INTERNAL';
-    const status = ERROR_CATALOGUE[code].status;
-    const content = apiError?.content ?? { message: apiError?.message ?? 'internal error; see the device log' };
-    this.send(exchange, status, envelope(status, moduleOf(exchange.url), ERROR_CATALOGUE[code].message, content), apiError?.headers ?? NO_HEADERS);
+    const appError = err instanceof AppError ? err : null;
+    if (!appError) this.deps.logger.error('request failed', { url: exchange.url, error: err instanceof Error ? err.stack : String(err) });
+    const { status, message } = httpErrorOf(err);
+    const content = appError?.content ?? { message: appError?.message ?? 'internal error; see the device log' };
+    this.send(exchange, status, envelope(status, moduleOf(exchange.url), message, content), appError?.headers ?? NO_HEADERS);
   }
 
   private send(exchange: Exchange, status: number, body: Envelope | unknown, headers: Record<string, string>): void {
@@ -248,7 +248,7 @@ export class HttpServer {
     const exchange = this.begin(res, req);
     try {
       if (exchange.url.startsWith(API_PREFIX)) this.deps.auth.check(exchange.headers['x-api-key'], () => remoteAddress(exchange));
-      throw new ApiError('NOT_FOUND', `no route for ${exchange.method.toUpperCase()} ${exchange.url}`);
+      throw new AppError('NOT_FOUND', `no route for ${exchange.method.toUpperCase()} ${exchange.url}`);
     } catch (err) {
       this.fail(exchange, err);
     }
@@ -305,7 +305,7 @@ function decodeParam(raw: string, name: string): string {
   try {
     return decodeURIComponent(raw);
   } catch {
-    throw new ApiError('INVALID_REQUEST', `${name} is not a valid URL-encoded value`);
+    throw new AppError('INVALID_REQUEST', `${name} is not a valid URL-encoded value`);
   }
 }
 
@@ -314,7 +314,7 @@ function bodyKind(contentType: string, route: Route): 'json' | 'raw' | 'none' {
   if (type === '' || type === 'application/json' || type.endsWith('+json')) return 'json';
   if (type === 'application/octet-stream' && route.rawBody) return 'raw';
   const accepted = route.rawBody ? 'application/json or application/octet-stream' : 'application/json';
-  throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `Content-Type ${type} is not supported here; send ${accepted}`);
+  throw new AppError('UNSUPPORTED_MEDIA_TYPE', `Content-Type ${type} is not supported here; send ${accepted}`);
 }
 
 function parseBody(bytes: Buffer, kind: 'json' | 'raw' | 'none', compiled: Compiled): ParsedBody {
@@ -327,7 +327,7 @@ function parseBody(bytes: Buffer, kind: 'json' | 'raw' | 'none', compiled: Compi
   try {
     parsed = JSON.parse(bytes.toString('utf8'));
   } catch (err) {
-    throw new ApiError('INVALID_REQUEST', `body is not valid JSON: ${(err as Error).message}`);
+    throw new AppError('INVALID_REQUEST', `body is not valid JSON: ${(err as Error).message}`);
   }
   return { kind: 'json', data: compiled.validate ? compiled.validate(parsed) : parsed };
 }

@@ -1,5 +1,5 @@
 // The printer registry: manual printers (persisted), discovered ones (from sources), tags and overrides by path.
-import { ApiError } from '../errors';
+import { AppError } from '../errors';
 import type { Logger } from '../log';
 import type { DiscoveryEvent, DiscoverySource } from '../discovery/source';
 import type { ContentKind, CreatePrinterBody, DiscoveredPrinter, Dpi, PatchPrinterBody } from '../schemas/printer';
@@ -73,7 +73,7 @@ export class PrinterRegistry {
   /** The printer at a path or URI form; throws PRINTER_NOT_FOUND naming it. */
   get(pathOrUri: string): PrinterRecord {
     const printer = this.find(pathOrUri);
-    if (!printer) throw new ApiError('PRINTER_NOT_FOUND', `No printer at path: ${pathOrUri}`);
+    if (!printer) throw new AppError('PRINTER_NOT_FOUND', `No printer at path: ${pathOrUri}`);
     return printer;
   }
 
@@ -83,7 +83,7 @@ export class PrinterRegistry {
     const name = target.slice(TAG_PREFIX.length);
     const wanted = name.toLowerCase();
     const matches = this.list().filter((p) => p.tags.some((t) => t.toLowerCase() === wanted));
-    if (matches.length === 0) throw new ApiError('PRINTER_NOT_FOUND', `No printer with tag: ${name}`);
+    if (matches.length === 0) throw new AppError('PRINTER_NOT_FOUND', `No printer with tag: ${name}`);
     return matches;
   }
 
@@ -92,7 +92,7 @@ export class PrinterRegistry {
     const connection = { ...body.connection, port: body.connection.port ?? defaultPort(body.connection.protocol) };
     const path = networkPath(connection);
     if (this.deps.settings.value.printers.some((p) => p.path === path)) {
-      throw new ApiError('PRINTER_EXISTS', `A printer already exists at path: ${path}`);
+      throw new AppError('PRINTER_EXISTS', `A printer already exists at path: ${path}`);
     }
     const content = body.content ?? (await this.deps.probeContent(connection));
     const tags = dedupeTags(body.tags ?? []);

@@ -1,5 +1,5 @@
 // The test print of each printer kind (seed 4.6): a 4x6 ZPL label, an 80 mm ESC/POS receipt, or a PDF page.
-import { ApiError } from '../errors';
+import { AppError } from '../errors';
 import type { Submission } from '../spooler/print-request';
 import { buildTestLabel } from '../zpl/test-label-zpl';
 import type { PrinterRecord } from './registry';
@@ -19,7 +19,7 @@ export async function testDocumentFor(printer: PrinterRecord, deviceId: string, 
       return { title: 'Test receipt', data: Buffer.from(buildTestReceipt(info)), document: { source: { kind: 'inline' }, format: 'raw', contentType: 'raw' } };
     }
     case 'pdf': {
-      if (!page) throw new ApiError('PRINT_FAILED', `no test page is available for ${printer.path} in this build`);
+      if (!page) throw new AppError('PRINT_FAILED', `no test page is available for ${printer.path} in this build`);
       const built = await page(info, printer);
       return { title: 'Test page', data: built.data, document: { source: { kind: 'inline' }, format: built.format, contentType: built.contentType } };
     }

@@ -2,9 +2,9 @@
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { Kind, type TSchema, type Static } from '@sinclair/typebox';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
-import { ApiError } from '../errors';
+import { AppError } from '../errors';
 
-/** A compiled validator: returns the typed value or throws ApiError INVALID_REQUEST naming the field. */
+/** A compiled validator: returns the typed value or throws AppError INVALID_REQUEST naming the field. */
 export type Validator<T extends TSchema> = (value: unknown, prefix?: string) => Static<T>;
 
 /** Compiles `schema` once; the returned function validates a parsed JSON value against it. */
@@ -13,7 +13,7 @@ export function compileValidator<T extends TSchema>(schema: T): Validator<T> {
   return (value: unknown, prefix = '') => {
     if (check.Check(value)) return value;
     const first = check.Errors(value).First();
-    throw new ApiError('INVALID_REQUEST', first ? describeError(first, prefix) : 'request body is invalid');
+    throw new AppError('INVALID_REQUEST', first ? describeError(first, prefix) : 'request body is invalid');
   };
 }
 

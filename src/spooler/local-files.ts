@@ -1,7 +1,7 @@
 // Local file content: only inside the allowed roots, after `..` and symlinks are resolved (decisions.md).
 import { realpathSync } from 'node:fs';
 import { sep } from 'node:path';
-import { ApiError } from '../errors';
+import { AppError } from '../errors';
 
 /** Resolves `path` through symlinks and checks it lies inside one of `roots`; throws 400 `Local path not allowed`. */
 export function allowedLocalPath(path: string, roots: readonly string[]): string {
@@ -9,7 +9,7 @@ export function allowedLocalPath(path: string, roots: readonly string[]): string
   try {
     real = realpathSync(path);
   } catch {
-    throw new ApiError('INVALID_REQUEST', `Local path not allowed: ${path} does not exist inside an allowed folder`);
+    throw new AppError('INVALID_REQUEST', `Local path not allowed: ${path} does not exist inside an allowed folder`);
   }
   const inside = roots.some((root) => {
     let realRoot: string;
@@ -20,6 +20,6 @@ export function allowedLocalPath(path: string, roots: readonly string[]): string
     }
     return real === realRoot || real.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep);
   });
-  if (!inside) throw new ApiError('INVALID_REQUEST', `Local path not allowed: ${path} (allowed: the data folder's files/ and configured share mount points)`);
+  if (!inside) throw new AppError('INVALID_REQUEST', `Local path not allowed: ${path} (allowed: the data folder's files/ and configured share mount points)`);
   return real;
 }

@@ -1,6 +1,6 @@
 // Turns a POST /print body (JSON or octet-stream) into a submission: document, metadata, options (seed 2.4, 4.5).
 import { Type, type Static } from '@sinclair/typebox';
-import { ApiError } from '../errors';
+import { AppError } from '../errors';
 import type { ApiRequest } from '../http/route';
 import { PrintOptionsSchema, type PrintOptions } from '../schemas/print-options';
 import { compileValidator } from '../schemas/validate';
@@ -51,7 +51,7 @@ export type AllowedRoots = () => readonly string[];
 export function parsePrintRequest(req: ApiRequest, roots: AllowedRoots): Submission {
   const headerKey = req.headers['idempotency-key'] || null;
   if (req.bodyKind === 'raw') return rawSubmission(req, headerKey);
-  if (req.bodyKind !== 'json') throw new ApiError('INVALID_REQUEST', 'content is required');
+  if (req.bodyKind !== 'json') throw new AppError('INVALID_REQUEST', 'content is required');
   const body = req.body as PrintBody;
   const options = validateOptions(mergeLenient(body), 'options');
   return {
@@ -66,9 +66,9 @@ export function parsePrintRequest(req: ApiRequest, roots: AllowedRoots): Submiss
 
 function rawSubmission(req: ApiRequest, headerKey: string | null): Submission {
   const data = req.body as Buffer;
-  if (data.length === 0) throw new ApiError('INVALID_REQUEST', 'body is empty: send the document bytes');
+  if (data.length === 0) throw new AppError('INVALID_REQUEST', 'body is empty: send the document bytes');
   const wait = req.query.get('wait');
-  if (wait !== null && wait !== 'true' && wait !== 'false') throw new ApiError('INVALID_REQUEST', 'wait must be true or false');
+  if (wait !== null && wait !== 'true' && wait !== 'false') throw new AppError('INVALID_REQUEST', 'wait must be true or false');
   return {
     document: { source: { kind: 'inline' }, format: 'raw', contentType: 'raw' },
     data,
@@ -106,7 +106,7 @@ function documentOf(body: PrintBody, roots: AllowedRoots): Pick<Submission, 'doc
     case 'base64':
       return { document: { source: { kind: 'inline' }, format: 'auto', contentType: 'base64' }, data: decodeBase64(body.content) };
   }
-  throw new ApiError('INVALID_REQUEST', `contentType ${String(type)} is not supported`);
+  throw new AppError('INVALID_REQUEST', `contentType ${String(type)} is not supported`);
 }
 
 /** Seed 4.5 inference when `contentType` is absent; literal ZPL (starting `^` or `~`) is read as `zpl`. */
@@ -128,14 +128,14 @@ function checkUrl(content: string): string {
   } catch {
     // fall through
   }
-  throw new ApiError('INVALID_REQUEST', 'content must be an http or https URL for this contentType');
+  throw new AppError('INVALID_REQUEST', 'content must be an http or https URL for this contentType');
 }
 
 /** Strict base64 (standard or url-safe alphabet, whitespace ignored); throws 400 naming `content`. */
 export function decodeBase64(text: string): Buffer {
   const compact = text.replace(/\s+/g, '');
   if (compact.length === 0 || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(compact) || compact.length % 4 === 1) {
-    throw new ApiError('INVALID_REQUEST', 'content is not valid base64');
+    throw new AppError('INVALID_REQUEST', 'content is not valid base64');
   }
   return Buffer.from(compact.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
 }

@@ -1,7 +1,7 @@
 // Validation messages name the field and say what was expected.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ApiError } from '../../src/errors';
+import { AppError } from '../../src/errors';
 import { PrintBodySchema } from '../../src/spooler/print-request';
 import { compileValidator } from '../../src/schemas/validate';
 import { PatchPrinterBodySchema } from '../../src/schemas/printer';
@@ -13,7 +13,7 @@ function messageOf(value: unknown): string {
   try {
     validate(value);
   } catch (err) {
-    assert.ok(err instanceof ApiError);
+    assert.ok(err instanceof AppError);
     assert.equal(err.code, 'INVALID_REQUEST');
     return err.message;
   }
@@ -37,7 +37,7 @@ function messageFor(validator: (value: unknown) => unknown, value: unknown): str
   try {
     validator(value);
   } catch (err) {
-    assert.ok(err instanceof ApiError);
+    assert.ok(err instanceof AppError);
     return err.message;
   }
   return 'valid';

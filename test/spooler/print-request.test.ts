@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { tempDir } from '../helpers/temp-dir';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ApiError } from '../../src/errors';
+import { AppError } from '../../src/errors';
 import type { ApiRequest } from '../../src/http/route';
 import { parsePrintRequest, inferContentType } from '../../src/spooler/print-request';
 
@@ -25,7 +25,7 @@ function parse(body: unknown, extra: Partial<ApiRequest> = {}) {
 }
 
 function rejects(body: unknown, message: RegExp): void {
-  assert.throws(() => parse(body), (err: unknown) => err instanceof ApiError && err.code === 'INVALID_REQUEST' && message.test(err.message));
+  assert.throws(() => parse(body), (err: unknown) => err instanceof AppError && err.code === 'INVALID_REQUEST' && message.test(err.message));
 }
 
 test('each contentType maps to its source and format', () => {

@@ -1,6 +1,6 @@
 // Job routes: GET /jobs, GET /jobs/{jobId} (live for IPP jobs), DELETE /jobs/{jobId} (cancel) (seed 4.7, decisions.md).
 import { Type } from '@sinclair/typebox';
-import { ApiError } from '../../errors';
+import { AppError } from '../../errors';
 import { JobRecordSchema, type JobRecord } from '../../spooler/job-record';
 import type { JobStore } from '../../spooler/job-store';
 import type { Spooler } from '../../spooler/spooler';
@@ -9,7 +9,7 @@ import type { Route } from '../route';
 /** The job routes. */
 export function jobRoutes(spooler: Spooler, store: JobStore): Route[] {
   const notFound = (jobId: string): never => {
-    throw new ApiError('JOB_NOT_FOUND', `No job with id: ${jobId} (unknown, or older than 1 hour)`);
+    throw new AppError('JOB_NOT_FOUND', `No job with id: ${jobId} (unknown, or older than 1 hour)`);
   };
   return [
     {

@@ -1,6 +1,6 @@
 // Print routes: POST /print/{target} (JSON or raw body, fan-out over tags) and POST /print/{target}/test (seed 4.5, 4.6).
 import { Type } from '@sinclair/typebox';
-import { ApiError, DeviceError } from '../../errors';
+import { AppError, DeviceError } from '../../errors';
 import type { PrinterRecord, PrinterRegistry } from '../../printers/registry';
 import { jobSummary, JobSummarySchema } from '../../spooler/job-record';
 import { parsePrintRequest, PrintBodySchema, type AllowedRoots, type Submission } from '../../spooler/print-request';
@@ -37,7 +37,7 @@ export function printRoutes(deps: PrintRouteDeps): Route[] {
         const printers = deps.registry.resolveTarget(req.params.target);
         const submission = parsePrintRequest(req, deps.roots);
         const outcome = await deps.spooler.submit(submission, printers, req.params.target).catch((err: unknown) => {
-          throw err instanceof DeviceError && err.code === 'SPOOL_WRITE' ? new ApiError('SPOOL_FAILED', err.message) : err;
+          throw err instanceof DeviceError && err.code === 'SPOOL_WRITE' ? new AppError('SPOOL_FAILED', err.message) : err;
         });
         return printReply(outcome, submission.wait);
       },
@@ -63,7 +63,7 @@ async function testDocument(deps: PrintRouteDeps, printer: PrinterRecord): Retur
   try {
     return await deps.testDocument(printer);
   } catch (err) {
-    if (err instanceof DeviceError) throw new ApiError('PRINT_FAILED', `the test page for ${printer.path} could not be made: ${err.message}`);
+    if (err instanceof DeviceError) throw new AppError('PRINT_FAILED', `the test page for ${printer.path} could not be made: ${err.message}`);
     throw err;
   }
 }
@@ -78,10 +78,10 @@ export function printReply(outcome: SubmitOutcome, wait: boolean): ApiReply {
   const content = outcome.jobs.length > 1 ? { ...summaries[0], jobs: summaries } : summaries[0];
   if (outcome.replay) return { status: 200, message: 'Existing job returned.', content };
   if (outcome.notReady.size === outcome.jobs.length) {
-    throw new ApiError('PRINTER_NOT_READY', 'Printer is not ready', { content: outcome.notReady.get(first.jobId) });
+    throw new AppError('PRINTER_NOT_READY', 'Printer is not ready', { content: outcome.notReady.get(first.jobId) });
   }
   if (!wait) return { status: 201, message: 'Job queued.', content };
-  if (outcome.jobs.length === 1 && first.state === 'failed') throw new ApiError('PRINT_FAILED', first.error ?? 'print failed', { content: { message: first.error, ...content } });
+  if (outcome.jobs.length === 1 && first.state === 'failed') throw new AppError('PRINT_FAILED', first.error ?? 'print failed', { content: { message: first.error, ...content } });
   // wait: true answers at most PRINTER_WAIT_MS after the printer accepted a job it still holds (IPP): say so
   const printing = outcome.jobs.some((job) => job.state === 'queued' || job.state === 'printing');
   return { status: 200, message: printing ? 'Sent; the printer is still printing it.' : 'Printed successfully.', content };

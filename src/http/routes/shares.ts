@@ -1,7 +1,7 @@
 // Share routes: list (passwords masked), add, replace, delete (seed 4.8, decisions.md).
 import { randomUUID } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
-import { ApiError } from '../../errors';
+import { AppError } from '../../errors';
 import { ShareBodySchema, ShareSchema, type Share, type ShareBody } from '../../schemas/settings';
 import type { SettingsStore } from '../../settings/settings-store';
 import { isMask, maskShare } from '../../settings/masking';
@@ -11,7 +11,7 @@ import type { Route } from '../route';
 export function shareRoutes(settings: SettingsStore): Route[] {
   const find = (uuid: string): Share => {
     const share = settings.value.shares.find((s) => s.uuid === uuid);
-    if (!share) throw new ApiError('SHARE_NOT_FOUND', `No share with uuid: ${uuid}`);
+    if (!share) throw new AppError('SHARE_NOT_FOUND', `No share with uuid: ${uuid}`);
     return share;
   };
   return [
@@ -25,7 +25,7 @@ export function shareRoutes(settings: SettingsStore): Route[] {
       body: ShareBodySchema, response: ShareSchema, responses: { 201: 'Share added' },
       handler: async (req) => {
         const share = toShare(req.body as ShareBody, undefined);
-        if (settings.value.shares.some((s) => s.uuid === share.uuid)) throw new ApiError('INVALID_REQUEST', `uuid ${share.uuid} is already used by another share`);
+        if (settings.value.shares.some((s) => s.uuid === share.uuid)) throw new AppError('INVALID_REQUEST', `uuid ${share.uuid} is already used by another share`);
         await settings.update((s) => {
           s.shares.push(share);
         });

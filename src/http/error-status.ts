@@ -1,0 +1,52 @@
+// The one place that maps error codes to HTTP: the status and `result.message` of each stable code.
+import { AppError, type ErrorCode } from '../errors';
+
+/** HTTP status and envelope `result.message` of one error code. */
+export interface HttpError {
+  status: number;
+  message: string;
+}
+
+const PRINT_FAILED: HttpError = { status: 502, message: 'Print failed' };
+
+/** Every code's HTTP answer; a device failure that reaches a client is a failed print (502) unless listed apart. */
+export const ERROR_STATUS: Record<ErrorCode, HttpError> = {
+  INVALID_REQUEST: { status: 400, message: 'Invalid request' },
+  UNAUTHORIZED: { status: 401, message: 'Unauthorized' },
+  PRINTER_NOT_FOUND: { status: 404, message: 'Printer not found' },
+  JOB_NOT_FOUND: { status: 404, message: 'Job not found' },
+  NOT_FOUND: { status: 404, message: 'Not found' },
+  SHARE_NOT_FOUND: { status: 404, message: 'Share not found' },
+  PRINTER_EXISTS: { status: 409, message: 'Printer already exists' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'Payload too large' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported media type' },
+  TOO_MANY_REQUESTS: { status: 429, message: 'Too many requests' },
+  INTERNAL: { status: 500, message: 'An error occurred.' },
+  PRINT_FAILED,
+  PRINTER_NOT_READY: { status: 503, message: 'Printer is not ready' },
+  SPOOL_FAILED: { status: 507, message: 'Device cannot store the job' },
+  SPOOL_WRITE: { status: 507, message: 'Device cannot store the job' },
+  NOT_READY: { status: 503, message: 'Printer is not ready' },
+  CONNECT_REFUSED: PRINT_FAILED,
+  CONNECT_TIMEOUT: PRINT_FAILED,
+  CONNECTION_RESET: PRINT_FAILED,
+  WRITE_TIMEOUT: PRINT_FAILED,
+  DEVICE_GONE: PRINT_FAILED,
+  ACCESS_DENIED: PRINT_FAILED,
+  DEVICE_BUSY: PRINT_FAILED,
+  PROTOCOL: PRINT_FAILED,
+  FETCH_FAILED: PRINT_FAILED,
+  RENDER_FAILED: PRINT_FAILED,
+  UNSUPPORTED_CONTENT: PRINT_FAILED,
+  CANCELED: PRINT_FAILED,
+  IO: PRINT_FAILED,
+  RENDER_QUEUE_FULL: { status: 503, message: 'Device is busy' },
+  INTERRUPTED: PRINT_FAILED,
+  SHUTDOWN: { status: 503, message: 'Device is shutting down' },
+};
+
+/** The HTTP answer of anything thrown: its code's entry, or 500 for what carries no code (a bug). */
+export function httpErrorOf(err: unknown): HttpError & { code: ErrorCode } {
+  const code = err instanceof AppError ? err.code : 'INTERNAL';
+  return { code, ...ERROR_STATUS[code] };
+}
