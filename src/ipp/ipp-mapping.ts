@@ -1,5 +1,5 @@
 // IPP attributes ↔ the API: capabilities, live status, job state, and print options (seed 2.5) → job attributes.
-import type { PrinterJobState } from '../printers/drivers/driver';
+import type { PrinterJobState } from '../kinds/printer-driver';
 import type { LiveStatus } from '../printers/status-cache';
 import { parseMediaSize } from '../render/media-size';
 import type { Capabilities } from '../schemas/printer';

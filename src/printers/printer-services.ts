@@ -15,17 +15,17 @@ import { createDriverFactory, type TransportTimeouts } from './drivers/driver-fa
 import type { PrinterRecord, PrinterRegistry } from './registry';
 import type { LiveStatus, StatusCache } from './status-cache';
 import { testDocumentFor } from './test-documents';
-import { probeZplContent } from './drivers/zpl-tcp';
-import { ippProbe } from './drivers/ipp-driver';
+import { probeZplContent } from '../kinds/zpl-tcp/zpl-tcp';
+import { ippProbe } from '../kinds/ipp/ipp-driver';
 import { ippUri } from './drivers/driver-factory';
-import { buildTestPagePdf } from '../ipp/test-page-pdf';
+import { buildTestPagePdf } from '../kinds/ipp/test-page-pdf';
 import { readPdfiumWasm } from '../render/render-assets';
 import type { TestPageBuilder } from './test-documents';
 import { createPdfToZpl, renderPoolStarter } from '../spooler/pdf-filter';
 import { renderWorkersOf } from '../settings/render-workers';
-import { UsbDiscovery } from '../discovery/usb-discovery';
+import { UsbDiscovery } from '../kinds/usb/usb-discovery';
 import { InterfaceClaims } from '../usb/usb-claim';
-import { MdnsDiscovery } from '../discovery/mdns-discovery';
+import { MdnsDiscovery } from '../kinds/ipp/mdns-discovery';
 import { MdnsAdvertiser } from '../discovery/mdns-advertiser';
 import { lanAddress } from '../device/system-info';
 import type { UsbBackend } from '../usb/usb-backend';
@@ -78,7 +78,7 @@ const testPage: TestPageBuilder = async (info, printer) => {
   const formats = printer.supportedFormats ?? (await ippProbe(ippUri(printer.connection), 2000).catch(() => null))?.supportedFormats ?? [];
   if (!formats.includes('application/pdf') && formats.includes('image/jpeg')) {
     // pdfium's JS and the JPEG encoder are loaded on the first JPEG test page, not at start-up
-    const { buildTestPageJpeg } = await import('../ipp/test-page-jpeg');
+    const { buildTestPageJpeg } = await import('../kinds/ipp/test-page-jpeg');
     return { data: await buildTestPageJpeg(info, readPdfiumWasm()), format: 'jpeg', contentType: 'jpeg' };
   }
   return { data: buildTestPagePdf(info), format: 'pdf', contentType: 'pdf_base64' };

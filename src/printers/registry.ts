@@ -6,8 +6,8 @@ import type { ContentKind, CreatePrinterBody, DiscoveredPrinter, Dpi, PatchPrint
 import type { ManualPrinter } from '../schemas/settings';
 import { applyChange } from '../settings/apply-change';
 import type { SettingsStore } from '../settings/settings-store';
-import { reportedDpi } from './printer-dpi';
-import { networkPath, pathFromUri, printerId } from './printer-path';
+import { reportedDpi } from '../kinds/usb/printer-dpi';
+import { networkPath, pathFromUri, printerId } from '../kinds/printer-path';
 
 /** A printer as the device knows it: what discovery or the user gave, plus id, tags, origin and render settings. */
 export interface PrinterRecord extends DiscoveredPrinter {

@@ -1,6 +1,6 @@
 // The test print of each printer kind (seed 4.6): a 4x6 ZPL label, an 80 mm ESC/POS receipt, or a PDF page.
 import { AppError } from '../errors';
-import type { Submission } from '../spooler/print-request';
+import type { Submission } from '../http/print-request';
 import { buildTestLabel } from '../zpl/test-label-zpl';
 import type { PrinterRecord } from './registry';
 

@@ -2,7 +2,7 @@
 import { promises as fs, mkdirSync, readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../settings/atomic-file';
-import type { JobRecord } from './job-record';
+import type { JobRecord } from '../schemas/job';
 import type { DocumentSpec } from './document';
 import type { PrintOptions } from '../schemas/print-options';
 

@@ -1,5 +1,5 @@
 // In-memory job records: 1-hour retention, a 10,000-record cap (oldest finished first), idempotency keys.
-import { isFinished, type JobRecord } from './job-record';
+import { isFinished, type JobRecord } from '../schemas/job';
 
 /** Limits of the store; `now` is injectable. */
 export interface JobStoreOptions {

@@ -4,7 +4,7 @@ import { DeviceError } from '../errors';
 import type { Logger } from '../log';
 import { defaultWorkerSource, readPdfiumWasm } from '../render/render-assets';
 import { RenderPool } from '../render/render-pool';
-import type { PdfToZpl } from './filter';
+import type { PdfToZpl } from '../filters/filters';
 
 /** Starts a render pool of `size` workers. */
 export type StartRenderPool = (size: number) => RenderPool;

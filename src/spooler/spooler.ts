@@ -2,15 +2,15 @@
 import { randomBytes } from 'node:crypto';
 import { DeviceError, toDeviceError } from '../errors';
 import type { Logger } from '../log';
-import type { PrinterDriver, PrinterJobState, Readiness } from '../printers/drivers/driver';
+import type { PrinterDriver, PrinterJobState, Readiness } from '../kinds/printer-driver';
 import type { PrinterRecord } from '../printers/registry';
 import { resolveFormat, type DocumentSpec } from './document';
 import type { DiskSpool, SpoolEntry } from './disk-spool';
-import { prepareForPrinter, type PdfToZpl } from './filter';
-import { isFinished, type JobRecord } from './job-record';
+import { prepareForPrinter, type PdfToZpl } from '../filters/filters';
+import { isFinished, type JobRecord } from '../schemas/job';
 import type { JobStore } from './job-store';
 import { KeyedQueue } from './keyed-queue';
-import type { Submission } from './print-request';
+import type { Submission } from '../http/print-request';
 import { sleep } from '../util/sleep';
 import { withinBudget } from '../util/within-budget';
 

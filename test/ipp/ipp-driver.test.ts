@@ -2,9 +2,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { silentLogger } from '../../src/log';
-import { IppDriver } from '../../src/printers/drivers/ipp-driver';
-import type { PreparedDocument } from '../../src/printers/drivers/driver';
-import { buildTestPagePdf } from '../../src/ipp/test-page-pdf';
+import { IppDriver } from '../../src/kinds/ipp/ipp-driver';
+import type { PreparedDocument } from '../../src/kinds/printer-driver';
+import { buildTestPagePdf } from '../../src/kinds/ipp/test-page-pdf';
 import { HOLD_UNTIL_RELEASED, IppEverywherePrinter, withHeldPrinter } from '../fixtures/ipp-everywhere';
 
 let printer: IppEverywherePrinter;

@@ -4,11 +4,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { silentLogger } from '../../src/log';
-import type { DeliveryResult, PreflightOutcome, PrinterDriver, PrinterJobState } from '../../src/printers/drivers/driver';
+import type { DeliveryResult, PreflightOutcome, PrinterDriver, PrinterJobState } from '../../src/kinds/printer-driver';
 import type { PrinterRecord } from '../../src/printers/registry';
 import { DiskSpool } from '../../src/spooler/disk-spool';
 import { JobStore } from '../../src/spooler/job-store';
-import type { Submission } from '../../src/spooler/print-request';
+import type { Submission } from '../../src/http/print-request';
 import { Spooler } from '../../src/spooler/spooler';
 import { tempDir } from '../helpers/temp-dir';
 

@@ -1,7 +1,7 @@
 // Resolution from IEEE 1284 model strings.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dpiFromModel, reportedDpi } from '../../src/printers/printer-dpi';
+import { dpiFromModel, reportedDpi } from '../../src/kinds/usb/printer-dpi';
 
 test('dpiFromModel reads Zebra model strings, dots per mm, and nothing else', () => {
   assert.equal(dpiFromModel('ZTC ZD421-203dpi ZPL'), 203);

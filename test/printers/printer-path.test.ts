@@ -1,7 +1,7 @@
 // Paths, URI forms and ids of printers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { networkPath, pathFromUri, printerId } from '../../src/printers/printer-path';
+import { networkPath, pathFromUri, printerId } from '../../src/kinds/printer-path';
 
 test('network paths follow the seed forms', () => {
   assert.equal(networkPath({ host: '10.0.0.5', port: 9100, protocol: 'tcp' }), 'tcp_10-0-0-5_9100');

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AppError } from '../../src/errors';
-import { PrintBodySchema } from '../../src/spooler/print-request';
+import { PrintBodySchema } from '../../src/http/print-request';
 import { compileValidator } from '../../src/schemas/validate';
 import { PatchPrinterBodySchema } from '../../src/schemas/printer';
 import { SettingsPutBodySchema, StoredSettingsSchema } from '../../src/schemas/settings';

@@ -1,7 +1,7 @@
 // The filter's choice for label printers: render options from the job and the printer's own settings.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { labelRenderOptions, prepareForPrinter, type PdfToZpl } from '../../src/spooler/filter';
+import { labelRenderOptions, prepareForPrinter, type PdfToZpl } from '../../src/filters/filters';
 import type { LabelRenderOptions } from '../../src/render/render-options';
 
 test('labelRenderOptions: the printer dpi, dither from the job else the printer, label options from the job', () => {

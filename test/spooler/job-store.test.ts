@@ -1,7 +1,7 @@
 // Job retention, the record cap and idempotency-key lifetime.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { JobRecord } from '../../src/spooler/job-record';
+import type { JobRecord } from '../../src/schemas/job';
 import { JobStore } from '../../src/spooler/job-store';
 
 function job(id: number, at: number, state: JobRecord['state'] = 'completed'): JobRecord {

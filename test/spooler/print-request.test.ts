@@ -6,7 +6,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppError } from '../../src/errors';
 import type { ApiRequest } from '../../src/http/route';
-import { parsePrintRequest, inferContentType } from '../../src/spooler/print-request';
+import { parsePrintRequest, inferContentType } from '../../src/http/print-request';
 
 const root = tempDir('roots');
 const files = join(root, 'files');

@@ -6,11 +6,11 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DeviceError } from '../../src/errors';
 import { silentLogger } from '../../src/log';
-import type { DeliveryResult, PreflightOutcome, PreparedDocument, PrinterDriver, Readiness } from '../../src/printers/drivers/driver';
+import type { DeliveryResult, PreflightOutcome, PreparedDocument, PrinterDriver, Readiness } from '../../src/kinds/printer-driver';
 import type { PrinterRecord } from '../../src/printers/registry';
 import { DiskSpool } from '../../src/spooler/disk-spool';
 import { JobStore } from '../../src/spooler/job-store';
-import type { Submission } from '../../src/spooler/print-request';
+import type { Submission } from '../../src/http/print-request';
 import { Spooler } from '../../src/spooler/spooler';
 import { until } from '../helpers/until';
 

@@ -1,11 +1,11 @@
 // Printer-class requests need the interface, as usbfs rules: detach usblp, claim, release; and one claim shared by a job and a probe.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { UsbDiscovery } from '../../src/discovery/usb-discovery';
+import { UsbDiscovery } from '../../src/kinds/usb/usb-discovery';
 import { silentLogger } from '../../src/log';
-import { UsbTransport, type UsbLocator } from '../../src/transports/usb-transport';
+import { UsbTransport, type UsbLocator } from '../../src/kinds/usb/usb-transport';
 import { getDeviceId, getPortStatus } from '../../src/usb/printer-class';
-import { usbPortStatus } from '../../src/usb/usb-status';
+import { usbPortStatus } from '../../src/kinds/usb/usb-status';
 import { deviceIdReply, FakeUsbBus, type FakeDeviceSpec, type FakeUsbDevice } from '../fixtures/fake-usb';
 import { InterfaceClaims } from '../../src/usb/usb-claim';
 import { until } from '../helpers/until';

@@ -1,7 +1,7 @@
 // USB discovery on a fake bus: hotplug paths never collide, and a printer keeps its path while it stays plugged in.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { UsbDiscovery } from '../../src/discovery/usb-discovery';
+import { UsbDiscovery } from '../../src/kinds/usb/usb-discovery';
 import type { DiscoveryEvent } from '../../src/discovery/source';
 import { silentLogger } from '../../src/log';
 import { FakeUsbBus, type FakeDeviceSpec } from '../fixtures/fake-usb';

@@ -1,7 +1,7 @@
 // The USB transport's CUPS quirks: unidirectional printers are never read from; usblp goes back after a job, except on a Zebra.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { UsbTransport, type UsbLocator } from '../../src/transports/usb-transport';
+import { UsbTransport, type UsbLocator } from '../../src/kinds/usb/usb-transport';
 import { FakeUsbBus, type FakeUsbDevice } from '../fixtures/fake-usb';
 import { InterfaceClaims } from '../../src/usb/usb-claim';
 

@@ -1,7 +1,7 @@
 // Job routes: GET /jobs, GET /jobs/{jobId} (live for IPP jobs), DELETE /jobs/{jobId} (cancel) (seed 4.7, decisions.md).
 import { Type } from '@sinclair/typebox';
 import { AppError } from '../../errors';
-import { JobRecordSchema, type JobRecord } from '../../spooler/job-record';
+import { JobRecordSchema, type JobRecord } from '../../schemas/job';
 import type { JobStore } from '../../spooler/job-store';
 import type { Spooler } from '../../spooler/spooler';
 import type { Route } from '../route';

@@ -2,8 +2,8 @@
 import { Type } from '@sinclair/typebox';
 import { AppError, DeviceError } from '../../errors';
 import type { PrinterRecord, PrinterRegistry } from '../../printers/registry';
-import { jobSummary, JobSummarySchema } from '../../spooler/job-record';
-import { parsePrintRequest, PrintBodySchema, type AllowedRoots, type Submission } from '../../spooler/print-request';
+import { jobSummary, JobSummarySchema } from '../../schemas/job';
+import { parsePrintRequest, PrintBodySchema, type AllowedRoots, type Submission } from '../print-request';
 import type { Spooler, SubmitOutcome } from '../../spooler/spooler';
 import type { ApiReply, Route } from '../route';
 

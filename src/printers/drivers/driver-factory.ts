@@ -2,15 +2,15 @@
 import { DeviceError } from '../../errors';
 import type { Logger } from '../../log';
 import type { PrinterRecord } from '../registry';
-import type { PreflightOutcome, PrinterDriver } from './driver';
-import { StreamDriver } from './stream-driver';
-import { IppDriver } from './ipp-driver';
-import { UsbTransport } from '../../transports/usb-transport';
+import type { PreflightOutcome, PrinterDriver } from '../../kinds/printer-driver';
+import { StreamDriver } from '../../kinds/stream-driver';
+import { IppDriver } from '../../kinds/ipp/ipp-driver';
+import { UsbTransport } from '../../kinds/usb/usb-transport';
 import type { InterfaceClaims } from '../../usb/usb-claim';
-import { usbLocatorOf, usbPortStatus } from '../../usb/usb-status';
-import { DEFAULT_IPP_RESOURCE } from '../printer-path';
+import { usbLocatorOf, usbPortStatus } from '../../kinds/usb/usb-status';
+import { DEFAULT_IPP_RESOURCE } from '../../kinds/printer-path';
 import type { Connection } from '../../schemas/printer';
-import { rawTcpStatus, tcpTransport, zplTcpPreflight, zplTcpStatus } from './zpl-tcp';
+import { rawTcpStatus, tcpTransport, zplTcpPreflight, zplTcpStatus } from '../../kinds/zpl-tcp/zpl-tcp';
 
 /** Time limits of byte-stream transports, in ms. */
 export interface TransportTimeouts {

@@ -1,10 +1,10 @@
 // Network printers over mDNS/DNS-SD: browses _ipp._tcp, _ipps._tcp and _pdl-datastream._tcp for a bounded time.
 import multicastDns from 'multicast-dns';
-import type { Logger } from '../log';
-import type { ContentKind, DiscoveredPrinter } from '../schemas/printer';
-import { hostSlug } from '../printers/printer-path';
-import type { DiscoveryEvent, DiscoverySource } from './source';
-import { Presence } from './presence';
+import type { Logger } from '../../log';
+import type { ContentKind, DiscoveredPrinter } from '../../schemas/printer';
+import { hostSlug } from '../printer-path';
+import type { DiscoveryEvent, DiscoverySource } from '../../discovery/source';
+import { Presence } from '../../discovery/presence';
 
 /** Service types browsed. */
 export const BROWSED = ['_ipp._tcp.local', '_ipps._tcp.local', '_pdl-datastream._tcp.local'] as const;

@@ -5,8 +5,8 @@ import type { Capabilities } from '../../schemas/printer';
 import { IppSession, OP } from '../../ipp/ipp-session';
 import { TAG, type IppAttribute } from '../../ipp/ipp-wire';
 import type { Logger } from '../../log';
-import type { LiveStatus } from '../status-cache';
-import type { DeliveryResult, PreflightOutcome, PreparedDocument, PrinterDriver, PrinterJobState } from './driver';
+import type { LiveStatus } from '../../printers/status-cache';
+import type { DeliveryResult, PreflightOutcome, PreparedDocument, PrinterDriver, PrinterJobState } from '../printer-driver';
 
 /** Settings of the IPP driver; times in ms. */
 export interface IppDriverOptions {

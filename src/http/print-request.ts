@@ -1,11 +1,11 @@
 // Turns a POST /print body (JSON or octet-stream) into a submission: document, metadata, options (seed 2.4, 4.5).
 import { Type, type Static } from '@sinclair/typebox';
 import { AppError } from '../errors';
-import type { ApiRequest } from '../http/route';
+import type { ApiRequest } from './route';
 import { PrintOptionsSchema, type PrintOptions } from '../schemas/print-options';
 import { compileValidator } from '../schemas/validate';
-import type { DocumentSpec } from './document';
-import { allowedLocalPath } from './local-files';
+import type { DocumentSpec } from '../spooler/document';
+import { allowedLocalPath } from '../spooler/local-files';
 
 /** The seed's content types. */
 export const ContentTypeSchema = Type.Union(

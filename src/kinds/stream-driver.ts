@@ -1,7 +1,7 @@
 // Driver for byte-stream printers (TCP 9100, USB bulk): optional pre-flight, send, live status.
-import type { Transport } from '../../transports/transport';
-import type { LiveStatus } from '../status-cache';
-import type { DeliveryResult, PreflightOutcome, PreparedDocument, PrinterDriver } from './driver';
+import type { Transport } from '../transports/transport';
+import type { LiveStatus } from '../printers/status-cache';
+import type { DeliveryResult, PreflightOutcome, PreparedDocument, PrinterDriver } from './printer-driver';
 
 /** What a stream driver is made of: the transport and how this kind of printer is checked. */
 export interface StreamDriverParts {

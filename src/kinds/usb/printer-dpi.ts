@@ -1,5 +1,5 @@
 // A label printer's resolution as its USB IEEE 1284 model string states it (Zebra: `ZTC ZD421-203dpi ZPL`, `ZT410-300dpi`).
-import type { DiscoveredPrinter, Dpi } from '../schemas/printer';
+import type { DiscoveredPrinter, Dpi } from '../../schemas/printer';
 
 /** Nominal resolutions printers name (Zebra says 200 for its 8 dots/mm heads) → the resolution used to render. */
 const NOMINAL_DPI: Record<number, Dpi> = { 150: 152, 152: 152, 153: 152, 200: 203, 203: 203, 300: 300, 600: 600 };

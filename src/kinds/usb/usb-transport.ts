@@ -1,9 +1,9 @@
 // USB printer transport: claim (detaching usblp), bulk OUT with the zero-length-packet rule, release; CUPS quirks.
-import { DeviceError } from '../errors';
-import { portKey, UsbError, type UsbDeviceInfo, type UsbHandle, type UsbInterfaceInfo } from '../usb/usb-backend';
-import type { InterfaceClaims } from '../usb/usb-claim';
-import { readEndpoint } from '../usb/usb-quirks';
-import type { SendResult, Transport } from './transport';
+import { DeviceError } from '../../errors';
+import { portKey, UsbError, type UsbDeviceInfo, type UsbHandle, type UsbInterfaceInfo } from '../../usb/usb-backend';
+import type { InterfaceClaims } from '../../usb/usb-claim';
+import { readEndpoint } from '../../usb/usb-quirks';
+import type { SendResult, Transport } from '../../transports/transport';
 
 /** Where the printer is: the locator its discovery recorded. */
 export interface UsbLocator {

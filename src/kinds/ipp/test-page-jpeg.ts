@@ -1,7 +1,7 @@
 // The test page as a JPEG, for IPP printers whose formats have image/jpeg but not application/pdf.
 import { encode } from 'jpeg-js';
-import { DeviceError } from '../errors';
-import { initPdfium } from '../render/pdfium-init';
+import { DeviceError } from '../../errors';
+import { initPdfium } from '../../render/pdfium-init';
 import { buildTestPagePdf, type TestPageInfo } from './test-page-pdf';
 
 const BITMAP_BGRA = 4;

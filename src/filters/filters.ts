@@ -1,10 +1,10 @@
 // Picks the conversion from a job's document format to what its printer consumes (PAPPL-style filter choice).
 import { DeviceError } from '../errors';
-import type { PreparedDocument } from '../printers/drivers/driver';
+import type { PreparedDocument } from '../kinds/printer-driver';
 import type { ContentKind } from '../schemas/printer';
 import type { PrintOptions } from '../schemas/print-options';
 import type { LabelRenderOptions } from '../render/render-options';
-import type { DocumentFormat } from './document';
+import type { DocumentFormat } from '../spooler/document';
 
 /** Renders a PDF into ZPL labels (the render pool) with `options` (resolution, dithering, label options); resolves to the ZPL bytes. */
 export type PdfToZpl = (pdf: Uint8Array, options: LabelRenderOptions, signal: AbortSignal) => Promise<Uint8Array>;

@@ -1,6 +1,6 @@
 // What the spooler asks of a printer, whatever its kind: pre-flight, delivery, live status, live job state.
-import type { LiveStatus } from '../status-cache';
-import type { PrintOptions } from '../../schemas/print-options';
+import type { LiveStatus } from '../printers/status-cache';
+import type { PrintOptions } from '../schemas/print-options';
 
 /** Seed 4.5.1 readiness: the 503 body of a printer that is not ready. */
 export interface Readiness {

@@ -1,13 +1,13 @@
 // TCP printer glue: the transport, ZPL pre-flight and status over it, raw reachability, and content probing.
 import { TcpTransport } from '../../transports/tcp-transport';
 import type { Transport } from '../../transports/transport';
-import { queryReadiness, zplPreflight } from '../../zpl/zpl-preflight';
+import { queryReadiness, zplPreflight } from './zpl-preflight';
 import { readinessFromHostStatus, statusReasonsFromReadiness } from '../../zpl/zpl-readiness';
 import { HOST_STATUS_COMMAND, isHostStatusComplete, parseHostStatus } from '../../zpl/zpl-status';
-import type { LiveStatus } from '../status-cache';
-import type { PreflightOutcome } from './driver';
-import type { TransportTimeouts } from './driver-factory';
-import { probeTcp } from './tcp-probe';
+import type { LiveStatus } from '../../printers/status-cache';
+import type { PreflightOutcome } from '../printer-driver';
+import type { TransportTimeouts } from '../../printers/drivers/driver-factory';
+import { probeTcp } from '../../transports/tcp-probe';
 
 /** A TCP transport with the configured limits; the close wait equals the idle limit. */
 export function tcpTransport(host: string, port: number, timeouts: TransportTimeouts): Transport {

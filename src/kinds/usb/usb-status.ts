@@ -1,9 +1,9 @@
 // Live status of a USB printer from GET_PORT_STATUS.
-import type { LiveStatus } from '../printers/status-cache';
-import type { UsbLocator } from '../transports/usb-transport';
-import { getPortStatus, portStatusToLive } from './printer-class';
-import { portKey } from './usb-backend';
-import type { InterfaceClaims } from './usb-claim';
+import type { LiveStatus } from '../../printers/status-cache';
+import type { UsbLocator } from './usb-transport';
+import { getPortStatus, portStatusToLive } from '../../usb/printer-class';
+import { portKey } from '../../usb/usb-backend';
+import type { InterfaceClaims } from '../../usb/usb-claim';
 
 /** Port status of the printer at `locator`, asked with its interface claimed (through a running job's claim): offline when not attached, unknown when it does not answer. */
 export async function usbPortStatus(claims: InterfaceClaims, locator: UsbLocator, timeoutMs: number): Promise<LiveStatus> {
