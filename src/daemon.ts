@@ -1,43 +1,64 @@
 // Composition root of the daemon: builds every object from options, starts them, stops them in reverse order.
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { buildInfo } from './build-info';
 import type { DaemonOptions } from './cli';
 import { readDeviceStatus } from './device/device-status';
 import { execRunner } from './device/netbird-status';
-import { cachedSystemInfo } from './device/system-info';
+import { cachedSystemInfo, lanAddress } from './device/system-info';
 import { ensureTlsPair } from './device/tls-cert';
+import { MdnsAdvertiser } from './discovery/mdns-advertiser';
+import type { DiscoverySource } from './discovery/source';
+import { EventBus } from './events/event-bus';
+import { createFilters, type Render } from './filters/filters';
 import { ApiAuth } from './http/auth';
 import { buildOpenApi } from './http/openapi';
 import { FailureLimiter } from './http/rate-limiter';
 import type { Route } from './http/route';
 import { extensionRoutes } from './http/routes/extensions';
+import { jobRoutes } from './http/routes/jobs';
 import { openApiRoute } from './http/routes/openapi';
+import { printRoutes } from './http/routes/print';
 import { printerRoutes } from './http/routes/printers';
 import { settingsRoutes } from './http/routes/settings';
 import { shareRoutes } from './http/routes/shares';
 import { statusRoutes } from './http/routes/status';
 import { HttpServer } from './http/server';
 import { loadUws } from './http/uws';
+import { AppError } from './errors';
+import { kindOf, kindServing, PRINTER_KINDS, reportedDpi, type KindDeps } from './kinds';
 import type { Logger } from './log';
+import { PrinterRuntimes } from './printers/printer-runtimes';
 import { PrinterRegistry } from './printers/registry';
 import { StatusCache } from './printers/status-cache';
+import { renderWorkersOf } from './settings/render-workers';
 import { SettingsStore } from './settings/settings-store';
-import { createPrinterServices } from './printers/printer-services';
+import { DiskSpool } from './spooler/disk-spool';
+import { JobStore } from './spooler/job-store';
+import { documentLoader } from './spooler/load-document';
+import { createPdfToZpl, renderPoolStarter } from './spooler/pdf-filter';
+import { Spooler } from './spooler/spooler';
+import { InterfaceClaims } from './usb/usb-claim';
 import type { UsbBackend } from './usb/usb-backend';
 
 /** Where the daemon ended up listening. */
 export interface RunningDaemon {
   httpPort: number;
   httpsPort: number | null;
+  /** The in-process event bus (job, printer and device changes). */
+  events: EventBus;
   /** Stops accepting, finishes in-flight answers and queued writes, releases devices. */
   stop(): Promise<void>;
 }
 
-/** Hardware the daemon talks to, swappable by the caller (libusb on the device, a fake USB bus in tests). */
+/** Hardware and heavy parts the daemon talks to, swappable by the caller (libusb on the device, a fake USB bus in tests). */
 export interface DaemonHardware {
   /** Opens the USB bus; may throw when libusb cannot load (the daemon then runs without USB and says so). */
   usb: () => UsbBackend;
+  /** Wraps the renderer (the worker pool) the daemon builds; a caller may observe or count renders. Default: as built. */
+  render?: (render: Render) => Render;
 }
+
+const HOUR_MS = 3_600_000;
 
 /** Starts the daemon; `announce` receives the lines meant for stdout (listening addresses, the new key). */
 export async function startDaemon(options: DaemonOptions, logger: Logger, announce: (line: string) => void, hardware: DaemonHardware): Promise<RunningDaemon> {
@@ -47,27 +68,69 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
   if (settings.generatedApiKey) announce(`API key (shown once): ${settings.value.apiKey}`);
 
   const warnings: string[] = [];
+  const bus = new EventBus(logger);
   const usb = openUsb(hardware, warnings, logger);
-  const services = createPrinterServices({ dataDir, settings, logger, mdns: options.mdns, timeouts: options.timeouts, usb, warnings });
-  const registry = new PrinterRegistry({ settings, sources: services.sources, probeContent: services.probeContent, logger });
-  const status = new StatusCache({ probe: (path) => services.liveStatus(registry.get(path)), budgetMs: 1000, ttlMs: 2000 });
-  await services.start(registry, status);
+  // one set of interface claims per bus: discovery, jobs and status probes of a printer share its claim
+  const kindDeps: KindDeps = { timeouts: options.timeouts, mdns: options.mdns, logger, usb: usb ? new InterfaceClaims(usb) : null };
+  const sources: DiscoverySource[] = PRINTER_KINDS.flatMap((kind) => kind.discovery?.(kindDeps) ?? []);
+  const registry = new PrinterRegistry({
+    settings,
+    sources,
+    pathOf: (connection) => servingKind(connection).pathOf!(connection),
+    probeContent: (connection) => servingKind(connection).probeContent!(connection, kindDeps),
+    reportedDpi,
+    logger,
+  });
+
+  const pdf = createPdfToZpl({ workers: () => renderWorkersOf(settings.value), startPool: renderPoolStarter({ maxQueue: 64, jobTimeoutMs: 30_000, logger }) });
+  // a changed worker count retires the running pool once its renders are done
+  const stopResizing = settings.onChange(pdf.resize);
+  const render = hardware.render ? hardware.render(pdf.render) : pdf.render;
+  let status: StatusCache | null = null;
+  const runtimes = new PrinterRuntimes({
+    findPrinter: (path) => registry.find(path),
+    openDriver: (printer) => kindOf(printer).openDriver(printer, kindDeps),
+    languageOf: (printer) => kindOf(printer).language(printer),
+    prepare: createFilters(render),
+    bus,
+    logger,
+    holdRetryMs: 2000,
+    maxHoldMs: HOUR_MS,
+    now: Date.now,
+    onJobEnded: (job) => status?.invalidate(job.printer),
+    onDetails: (path, details) => registry.setDetails(path, details),
+  });
+  status = new StatusCache({ probe: (path) => runtimes.of(path).status(), budgetMs: 1000, ttlMs: 2000 });
+  const store = new JobStore({ retentionMs: HOUR_MS, maxRecords: 10_000 });
+  const roots = () => [join(dataDir, 'files'), ...settings.value.shares.map((s) => s.sharePath)];
+  const spooler = new Spooler({
+    store,
+    spool: new DiskSpool(join(dataDir, 'spool')),
+    runtimes,
+    findPrinter: (path) => registry.find(path),
+    kindOf,
+    loadDocument: documentLoader(() => ({ timeoutMs: 30_000, maxRedirects: 5, maxBytes: settings.value.maxBodyBytes }), roots),
+    logger,
+  });
+  await startDiscovery(registry, sources, warnings);
+  const recovered = spooler.recover();
+  if (recovered > 0) logger.info('spooled jobs recovered', { count: recovered });
 
   const build = buildInfo();
   const system = cachedSystemInfo();
   const routes: Route[] = [
-    ...statusRoutes(() =>
-      readDeviceStatus({
-        system,
-        build,
-        deviceId: () => settings.value.deviceId,
-        extensions: () => settings.value.extensions,
-        run: execRunner,
-        warnings: () => warnings,
-      }),
-    ),
+    ...statusRoutes(() => readDeviceStatus({ system, build, deviceId: () => settings.value.deviceId, extensions: () => settings.value.extensions, run: execRunner, warnings: () => warnings })),
     ...printerRoutes({ registry, status }),
-    ...services.routes(),
+    ...printRoutes({
+      registry,
+      spooler,
+      roots,
+      testDocument: async (printer) => {
+        const doc = await kindOf(printer).testDocument(printer, { deviceId: settings.value.deviceId, printerPath: printer.path, printedAt: new Date() }, kindDeps);
+        return { title: doc.title, data: doc.data, document: { source: { kind: 'inline' }, format: doc.format, contentType: doc.contentType } };
+      },
+    }),
+    ...jobRoutes(spooler, store),
     ...settingsRoutes({ settings, registry }),
     ...shareRoutes(settings),
     ...extensionRoutes(settings),
@@ -90,17 +153,29 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
     httpsPort = await server.listenTls(options.host, options.httpsPort, tls);
     announce(`listening on https://${options.host}:${httpsPort}`);
   }
-  await services.advertise(settings.value.deviceId, httpPort, httpsPort);
+  const advertiser = options.mdns ? advertise(settings.value.deviceId, httpPort, httpsPort, warnings, logger) : null;
 
   return {
     httpPort,
     httpsPort,
+    events: bus,
     async stop() {
       await server.close();
-      await services.stop();
+      await advertiser?.stop();
+      await Promise.all(sources.map((source) => source.stop?.()));
+      await spooler.close(5000);
+      stopResizing();
+      await pdf.close();
       await settings.flush();
     },
   };
+}
+
+/** The kind that addresses new manual printers at `connection`; a connection no kind serves is a 400. */
+function servingKind(connection: Parameters<typeof kindServing>[0]) {
+  const kind = kindServing(connection);
+  if (!kind?.pathOf || !kind.probeContent) throw new AppError('INVALID_REQUEST', `connection.protocol ${connection.protocol ?? ''} cannot be added by hand`);
+  return kind;
 }
 
 function openUsb(hardware: DaemonHardware, warnings: string[], logger: Logger): UsbBackend | null {
@@ -112,4 +187,34 @@ function openUsb(hardware: DaemonHardware, warnings: string[], logger: Logger): 
     logger.warn(line);
     return null;
   }
+}
+
+/** First scan (in the background: start-up does not wait for mDNS), then watching; failures become warnings in GET /status. */
+async function startDiscovery(registry: PrinterRegistry, sources: DiscoverySource[], warnings: string[]): Promise<void> {
+  void registry.discover().then((report) => warnings.push(...report.warnings));
+  for (const source of sources) {
+    try {
+      await source.start?.((event) => registry.apply(source.name, event));
+    } catch (err) {
+      warnings.push(`${source.name} watching failed: ${(err as Error).message}`);
+    }
+  }
+}
+
+/** Advertises the device as `printproxy-<id>.local` with `_http._tcp` (and `_https._tcp`); a failure is a warning. */
+function advertise(deviceId: string, httpPort: number, httpsPort: number | null, warnings: string[], logger: Logger): MdnsAdvertiser {
+  const name = `printproxy-${deviceId}`;
+  const txt = { path: '/api/v1', id: deviceId };
+  const advertiser = new MdnsAdvertiser({
+    hostName: name,
+    address: lanAddress(),
+    services: [{ type: '_http._tcp', instance: name, port: httpPort, txt }, ...(httpsPort ? [{ type: '_https._tcp', instance: name, port: httpsPort, txt }] : [])],
+    logger,
+  });
+  try {
+    advertiser.start();
+  } catch (err) {
+    warnings.push(`mDNS advertising failed: ${(err as Error).message}`);
+  }
+  return advertiser;
 }

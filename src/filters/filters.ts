@@ -1,71 +1,115 @@
-// Picks the conversion from a job's document format to what its printer consumes (PAPPL-style filter choice).
+// Filters looked up by (document format, printer language): pass bytes through, or render them in the worker pool.
 import { DeviceError } from '../errors';
-import type { PreparedDocument } from '../kinds/printer-driver';
-import type { ContentKind } from '../schemas/printer';
+import type { RasterFormat, RenderJob, RenderOutput } from '../render/render-job';
 import type { PrintOptions } from '../schemas/print-options';
-import type { LabelRenderOptions } from '../render/render-options';
-import type { DocumentFormat } from '../spooler/document';
+import type { DocumentFormat } from './document-format';
 
-/** Renders a PDF into ZPL labels (the render pool) with `options` (resolution, dithering, label options); resolves to the ZPL bytes. */
-export type PdfToZpl = (pdf: Uint8Array, options: LabelRenderOptions, signal: AbortSignal) => Promise<Uint8Array>;
+/** What a printer consumes: ZPL (label printers), ESC/POS (receipt printers), or documents (IPP). */
+export type PrinterLanguage = 'zpl' | 'escpos' | 'document';
 
-/** A printer's own PDF render settings: resolution in dpi (undefined: 203) and dithering (undefined: off). */
-export interface LabelSettings {
+/** Renders a document into printer-language bytes (the worker pool). */
+export type Render = (job: RenderJob, signal: AbortSignal) => Promise<RenderOutput>;
+
+/** A printer's own render settings: resolution in dpi (undefined: 203), dithering (undefined: off), receipt paper width in mm (undefined: 80). */
+export interface RenderSettings {
   dpi?: number;
   dither?: boolean;
+  paperWidth?: 58 | 80;
 }
 
-/** Metadata carried to the printer. */
+/** One document on its way to one printer. */
 export interface FilterInput {
   bytes: Uint8Array;
-  format: Exclude<DocumentFormat, 'auto'>;
-  printerContent: ContentKind;
-  /** The printer's render settings; used only when a PDF is rendered for a ZPL printer. */
-  label: LabelSettings;
+  format: DocumentFormat;
+  language: PrinterLanguage;
+  printer: RenderSettings;
   title: string;
   userName: string;
   options: PrintOptions;
 }
 
-/**
- * Prepares a document for its printer:
- * - ZPL printer: PDFs are rendered (`pdfToZpl`, see labelRenderOptions); ZPL passes unmodified, sent `copies` times; raw bytes pass untouched.
- * - raw (receipt) printer: bytes pass untouched, options ignored (seed 2.5).
- * - PDF (IPP) printer: PDFs go as application/pdf with options; anything else as application/octet-stream.
- */
-export async function prepareForPrinter(input: FilterInput, pdfToZpl: PdfToZpl | null, signal: AbortSignal): Promise<PreparedDocument> {
-  const base = { title: input.title, userName: input.userName, options: input.options };
-  switch (input.printerContent) {
-    case 'zpl':
-      return { ...base, mimeType: 'application/vnd.zebra-zpl', bytes: await forZpl(input, pdfToZpl, signal) };
-    case 'raw':
-      return { ...base, options: {}, mimeType: 'application/octet-stream', bytes: input.bytes };
-    case 'pdf':
-      return { ...base, mimeType: MIME[input.format], bytes: input.bytes };
-  }
+/** A document ready for the wire: `bytes` sent `copies` times in a row (never held that many times), with its MIME type for printers that care (IPP). */
+export interface PreparedDocument {
+  bytes: Uint8Array;
+  /** How many times a byte-stream printer is sent `bytes` (ZPL copies); 1 otherwise. IPP sends copies as an attribute. */
+  repeat: number;
+  mimeType: string;
+  title: string;
+  userName: string;
+  options: PrintOptions;
 }
 
-const MIME: Record<FilterInput['format'], string> = { pdf: 'application/pdf', jpeg: 'image/jpeg', zpl: 'application/octet-stream', raw: 'application/octet-stream' };
+/** One conversion: from the input to what the printer takes. */
+type Filter = (input: FilterInput, render: Render | null, signal: AbortSignal) => Promise<PreparedDocument>;
 
-async function forZpl(input: FilterInput, pdfToZpl: PdfToZpl | null, signal: AbortSignal): Promise<Uint8Array> {
-  if (input.format === 'pdf') {
-    if (!pdfToZpl) throw new DeviceError('UNSUPPORTED_CONTENT', 'PDF rendering to ZPL is not available on this device');
-    return pdfToZpl(input.bytes, labelRenderOptions(input.options, input.label), signal);
-  }
+/** Printable width of receipt paper in mm (80 mm rolls print 72 mm, 58 mm rolls 48 mm). */
+const PRINTABLE_MM: Record<58 | 80, number> = { 58: 48, 80: 72 };
+const DEFAULT_DPI = 203;
+
+/** The bytes unchanged, sent once, as `mimeType`; options are the printer's business (IPP) or ignored (seed 2.5). */
+const passThrough = (mimeType: string, repeatCopies = false): Filter => async (input) => ({
+  ...meta(input),
+  mimeType,
+  bytes: input.bytes,
   // ZPL copies repeat the caller's bytes rather than set ^PQ: ZPL passes unmodified (seed 4.5), and a body may hold
-  // several formats, each with its own ^PQ, that an inserted ^PQ would change. PDFs we render get ^PQ instead.
-  const copies = input.format === 'zpl' ? (input.options.copies ?? 1) : 1;
-  return copies === 1 ? input.bytes : repeat(input.bytes, copies);
+  // several formats, each with its own ^PQ, that an inserted ^PQ would change. Rendered documents get ^PQ instead.
+  repeat: repeatCopies ? (input.options.copies ?? 1) : 1,
+});
+
+/** Rendered into the printer's language by the worker pool. */
+const rendered = (language: 'zpl' | 'escpos', mimeType: string): Filter => async (input, render, signal) => {
+  const format = input.format as RasterFormat;
+  if (!render) throw new DeviceError('UNSUPPORTED_CONTENT', `rendering ${format} is not available on this device`);
+  const out = await render(renderJob(input, format, language), signal);
+  return { ...meta(input), mimeType, bytes: out.bytes, repeat: 1 };
+};
+
+/** The filter table: `format>language`. A new format or language is one entry here (and a rasteriser or encoder in render/). */
+const FILTERS: Record<`${DocumentFormat}>${PrinterLanguage}`, Filter> = {
+  'zpl>zpl': passThrough('application/vnd.zebra-zpl', true),
+  'raw>zpl': passThrough('application/vnd.zebra-zpl'),
+  'pdf>zpl': rendered('zpl', 'application/vnd.zebra-zpl'),
+  'png>zpl': rendered('zpl', 'application/vnd.zebra-zpl'),
+  'jpeg>zpl': rendered('zpl', 'application/vnd.zebra-zpl'),
+  'raw>escpos': passThrough('application/octet-stream'),
+  'zpl>escpos': passThrough('application/octet-stream'),
+  'pdf>escpos': rendered('escpos', 'application/octet-stream'),
+  'png>escpos': rendered('escpos', 'application/octet-stream'),
+  'jpeg>escpos': rendered('escpos', 'application/octet-stream'),
+  'pdf>document': passThrough('application/pdf'),
+  'png>document': passThrough('image/png'),
+  'jpeg>document': passThrough('image/jpeg'),
+  'zpl>document': passThrough('application/octet-stream'),
+  'raw>document': passThrough('application/octet-stream'),
+};
+
+/**
+ * Prepares a document for its printer by the (format, language) table:
+ * - label printers (zpl): ZPL passes unmodified, sent `copies` times; PDFs and images render to ^GFA labels with ^PQ; raw passes.
+ * - receipt printers (escpos): raw bytes pass untouched (options ignored); PDFs and images render to ESC/POS raster, fed and cut.
+ * - document printers (IPP): the bytes go with their MIME type and the options; anything unknown as application/octet-stream.
+ */
+export function createFilters(render: Render | null): (input: FilterInput, signal: AbortSignal) => Promise<PreparedDocument> {
+  return (input, signal) => FILTERS[`${input.format}>${input.language}`](input, render, signal);
 }
 
-/** Render options of a PDF job for a label printer: the job's label options, the printer's dpi, and `dither` from the job, else the printer. */
-export function labelRenderOptions(options: PrintOptions, label: LabelSettings): LabelRenderOptions {
-  const { paperSize, pageRange, orientation, fitToPage, copies } = options;
-  return { paperSize, pageRange, orientation, fitToPage, copies, dpi: label.dpi, dither: options.dither ?? label.dither };
+/** Whether a document in `format` is rendered (costs a worker) on its way to a printer of `language`. */
+export function needsRender(format: DocumentFormat, language: PrinterLanguage): boolean {
+  return language !== 'document' && (format === 'pdf' || format === 'png' || format === 'jpeg');
 }
 
-function repeat(bytes: Uint8Array, times: number): Uint8Array {
-  const out = new Uint8Array(bytes.length * times);
-  for (let i = 0; i < times; i += 1) out.set(bytes, i * bytes.length);
-  return out;
+function meta(input: FilterInput): Pick<PreparedDocument, 'title' | 'userName' | 'options'> {
+  const receiptOrLabel = input.language !== 'document';
+  return { title: input.title, userName: input.userName, options: receiptOrLabel && input.format === 'raw' ? {} : input.options };
+}
+
+/** The render request of a document for a label or receipt printer: the job's options, the printer's dpi, dithering and paper. */
+export function renderJob(input: FilterInput, format: RasterFormat, language: 'zpl' | 'escpos'): RenderJob {
+  const { paperSize, pageRange, orientation, fitToPage, copies, dither } = input.options;
+  const dpi = input.printer.dpi ?? DEFAULT_DPI;
+  const common = { dpi, pageRange, orientation, fitToPage, dither: dither ?? input.printer.dither ?? false };
+  if (language === 'zpl') return { format, bytes: input.bytes, raster: { ...common, paperSize }, encode: { language, copies: copies ?? 1 } };
+  // printers count whole dots per mm: 203 dpi heads are 8 dots/mm (576 dots on 72 mm), 300 dpi heads 12
+  const widthDots = PRINTABLE_MM[input.printer.paperWidth ?? 80] * Math.round(dpi / 25.4);
+  return { format, bytes: input.bytes, raster: { ...common, widthDots }, encode: { language, copies: copies ?? 1 } };
 }

@@ -2,14 +2,18 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { AppError } from '../errors';
 import type { ApiRequest } from './route';
-import { PrintOptionsSchema, type PrintOptions } from '../schemas/print-options';
+import { parsePageRanges, PrintOptionsSchema, type PrintOptions } from '../schemas/print-options';
+import { sniffFormat } from '../filters/document-format';
 import { compileValidator } from '../schemas/validate';
 import type { DocumentSpec } from '../spooler/document';
+import type { AllowedRoots, Submission } from '../spooler/submission';
+export type { AllowedRoots, Submission } from '../spooler/submission';
 import { allowedLocalPath } from '../spooler/local-files';
 
 /** The seed's content types. */
 export const ContentTypeSchema = Type.Union(
-  ['pdf_url', 'pdf_base64', 'raw_url', 'raw_base64', 'zpl', 'zpl_base64'].map((t) => Type.Literal(t)),
+  ['pdf_url', 'pdf_base64', 'raw_url', 'raw_base64', 'zpl', 'zpl_base64', 'image_url', 'image_base64'].map((t) => Type.Literal(t)),
+  { description: 'Seed content types plus image_url and image_base64 (PNG or JPEG, rendered for label and receipt printers).' },
 );
 
 /** JSON body of POST /print/{target} (seed 2.4 plus the lenient top-level `copies` and `paperSize`). */
@@ -32,28 +36,13 @@ export type PrintBody = Static<typeof PrintBodySchema>;
 
 const validateOptions = compileValidator(PrintOptionsSchema);
 
-/** A validated print submission, ready for the spooler. */
-export interface Submission {
-  document: DocumentSpec;
-  /** Bytes for inline documents; null for URL and file sources. */
-  data: Buffer | null;
-  title: string;
-  source: string | null;
-  wait: boolean;
-  options: PrintOptions;
-  idempotencyKey: string | null;
-}
-
-/** Where local-path content may come from. */
-export type AllowedRoots = () => readonly string[];
-
 /** Parses an authenticated print request; throws 400 ApiErrors naming the field. */
 export function parsePrintRequest(req: ApiRequest, roots: AllowedRoots): Submission {
   const headerKey = req.headers['idempotency-key'] || null;
   if (req.bodyKind === 'raw') return rawSubmission(req, headerKey);
   if (req.bodyKind !== 'json') throw new AppError('INVALID_REQUEST', 'content is required');
   const body = req.body as PrintBody;
-  const options = validateOptions(mergeLenient(body), 'options');
+  const options = checkPageRange(validateOptions(mergeLenient(body), 'options'));
   return {
     ...documentOf(body, roots),
     title: body.title ?? 'Untitled',
@@ -70,7 +59,8 @@ function rawSubmission(req: ApiRequest, headerKey: string | null): Submission {
   const wait = req.query.get('wait');
   if (wait !== null && wait !== 'true' && wait !== 'false') throw new AppError('INVALID_REQUEST', 'wait must be true or false');
   return {
-    document: { source: { kind: 'inline' }, format: 'raw', contentType: 'raw' },
+    // octet-stream bodies are recognised by their magic bytes: PDF, PNG and JPEG render, anything else passes raw
+    document: { source: { kind: 'inline' }, format: 'auto', contentType: 'raw' },
     data,
     title: req.query.get('title') || 'Untitled',
     source: req.query.get('source') || null,
@@ -78,6 +68,14 @@ function rawSubmission(req: ApiRequest, headerKey: string | null): Submission {
     options: {},
     idempotencyKey: req.query.get('idempotencyKey') || headerKey,
   };
+}
+
+/** A page range whose every part runs forwards (`5-3` is a 400, not a failed render). */
+function checkPageRange(options: PrintOptions): PrintOptions {
+  if (options.pageRange === undefined) return options;
+  const backwards = parsePageRanges(options.pageRange).find(([a, b]) => a < 1 || b < a);
+  if (backwards) throw new AppError('INVALID_REQUEST', `options.pageRange "${options.pageRange}" is not valid: ${backwards[0]}-${backwards[1]} ${backwards[0] < 1 ? 'starts before page 1' : 'runs backwards'}`);
+  return options;
 }
 
 function mergeLenient(body: PrintBody): unknown {
@@ -92,7 +90,10 @@ function documentOf(body: PrintBody, roots: AllowedRoots): Pick<Submission, 'doc
   switch (type) {
     case 'pdf_url':
     case 'raw_url':
-      return { document: { source: { kind: 'url', url: checkUrl(body.content) }, format: type === 'pdf_url' ? 'pdf' : 'raw', contentType: type }, data: null };
+    case 'image_url':
+      return { document: { source: { kind: 'url', url: checkUrl(body.content) }, format: URL_FORMATS[type], contentType: type }, data: null };
+    case 'image_base64':
+      return { document: { source: { kind: 'inline' }, format: 'image', contentType: type }, data: imageBytes(decodeBase64(body.content)) };
     case 'pdf_base64':
     case 'raw_base64':
     case 'zpl_base64':
@@ -107,6 +108,15 @@ function documentOf(body: PrintBody, roots: AllowedRoots): Pick<Submission, 'doc
       return { document: { source: { kind: 'inline' }, format: 'auto', contentType: 'base64' }, data: decodeBase64(body.content) };
   }
   throw new AppError('INVALID_REQUEST', `contentType ${String(type)} is not supported`);
+}
+
+const URL_FORMATS = { pdf_url: 'pdf', raw_url: 'raw', image_url: 'image' } as const;
+
+/** Inline image bytes, which must be PNG or JPEG; throws 400 naming `content`. */
+function imageBytes(bytes: Buffer): Buffer {
+  const format = sniffFormat(bytes);
+  if (format !== 'png' && format !== 'jpeg') throw new AppError('INVALID_REQUEST', 'content is not a PNG or JPEG image');
+  return bytes;
 }
 
 /** Seed 4.5 inference when `contentType` is absent; literal ZPL (starting `^` or `~`) is read as `zpl`. */

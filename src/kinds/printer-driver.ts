@@ -1,28 +1,21 @@
-// What the spooler asks of a printer, whatever its kind: pre-flight, delivery, live status, live job state.
-import type { LiveStatus } from '../printers/status-cache';
-import type { PrintOptions } from '../schemas/print-options';
+// What a printer runtime asks of a printer, whatever its kind: pre-flight, delivery, live status, live job state.
+import type { PrinterJobState } from '../schemas/job';
+import type { LiveStatus } from '../schemas/printer';
+import type { PreflightOutcome } from '../schemas/readiness';
+export type { PreflightOutcome, Readiness } from '../schemas/readiness';
+export type { PrinterJobState } from '../schemas/job';
+import type { PreparedDocument } from '../filters/filters';
+import type { Capabilities } from '../schemas/printer';
+export type { PreparedDocument } from '../filters/filters';
 
-/** Seed 4.5.1 readiness: the 503 body of a printer that is not ready. */
-export interface Readiness {
-  ready: boolean;
-  paperOut: boolean;
-  paused: boolean;
-  headOpen: boolean;
-  ribbonOut: boolean;
-  errors: string[];
+/** What a printer reports about itself besides its state (IPP capabilities and formats). */
+export interface PrinterDetails {
+  capabilities: Capabilities;
+  supportedFormats: string[];
 }
 
-/** Outcome of a pre-flight check: ready, not ready (with why), or no answer (the job is attempted). */
-export type PreflightOutcome = { kind: 'ready' } | { kind: 'not-ready'; readiness: Readiness } | { kind: 'silent' };
-
-/** A document ready for the wire, with its MIME type for printers that care (IPP). */
-export interface PreparedDocument {
-  bytes: Uint8Array;
-  mimeType: string;
-  title: string;
-  userName: string;
-  options: PrintOptions;
-}
+/** Live status, and the printer's details when the probe read them. */
+export type DriverStatus = LiveStatus & { details?: PrinterDetails };
 
 /** What a delivery reports. */
 export interface DeliveryResult {
@@ -33,20 +26,16 @@ export interface DeliveryResult {
   pending?: boolean;
 }
 
-/** Live state of a job the printer itself tracks (IPP). */
-export interface PrinterJobState {
-  state: 'queued' | 'printing' | 'completed' | 'failed';
-  error: string | null;
-}
-
-/** One printer's driver; built per printer by the driver factory. */
+/** One printer's driver; opened per printer by its kind (src/kinds). */
 export interface PrinterDriver {
   /** Seed 4.5.1 check before each job; network ZPL printers only, the others answer `ready`. */
   preflight(): Promise<PreflightOutcome>;
   /** Sends one prepared document; resolves when every byte was accepted; rejects with DeviceError. */
   deliver(doc: PreparedDocument, signal: AbortSignal): Promise<DeliveryResult>;
-  /** Live status for GET /printers. */
-  status(): Promise<LiveStatus>;
+  /** Live status for GET /printers, with what the printer said about itself when it says it (IPP). */
+  status(): Promise<DriverStatus>;
+  /** True when a status probe may run while a job is being sent (its own channel: IPP requests, the USB control endpoint); false: it waits for the device. */
+  readonly statusBesideJobs?: boolean;
   /** Live state of a printer-side job, for printers that keep one (IPP); undefined otherwise. */
   jobState?(printerJobId: string): Promise<PrinterJobState>;
 }

@@ -1,6 +1,6 @@
 // Driver for byte-stream printers (TCP 9100, USB bulk): optional pre-flight, send, live status.
 import type { Transport } from '../transports/transport';
-import type { LiveStatus } from '../printers/status-cache';
+import type { LiveStatus } from '../schemas/printer';
 import type { DeliveryResult, PreflightOutcome, PreparedDocument, PrinterDriver } from './printer-driver';
 
 /** What a stream driver is made of: the transport and how this kind of printer is checked. */
@@ -9,20 +9,26 @@ export interface StreamDriverParts {
   /** Seed 4.5.1 pre-flight; absent for printers without one (USB, raw receipt printers). */
   preflight?: () => Promise<PreflightOutcome>;
   status: () => Promise<LiveStatus>;
+  /** The status probe has a channel of its own beside the job's (USB control requests); default false. */
+  statusBesideJobs?: boolean;
 }
 
 /** Sends prepared bytes over a Transport. */
 export class StreamDriver implements PrinterDriver {
-  constructor(private readonly parts: StreamDriverParts) {}
+  readonly statusBesideJobs: boolean;
+
+  constructor(private readonly parts: StreamDriverParts) {
+    this.statusBesideJobs = parts.statusBesideJobs ?? false;
+  }
 
   /** The printer's pre-flight, or `ready` when it has none. */
   preflight(): Promise<PreflightOutcome> {
     return this.parts.preflight ? this.parts.preflight() : Promise.resolve({ kind: 'ready' });
   }
 
-  /** Sends every byte; the transport bounds the time and reports failures as DeviceErrors. */
+  /** Sends every byte (`doc.repeat` times over); the transport bounds the time and reports failures as DeviceErrors. */
   async deliver(doc: PreparedDocument, signal: AbortSignal): Promise<DeliveryResult> {
-    const result = await this.parts.transport.send(doc.bytes, signal);
+    const result = await this.parts.transport.send(doc.bytes, signal, doc.repeat);
     return { bytes: result.bytes };
   }
 

@@ -22,6 +22,7 @@ export function printerView(record: PrinterRecord, live: LiveStatus): Printer {
   if (record.capabilities !== undefined) view.capabilities = record.capabilities;
   if (record.dpi !== undefined) view.dpi = record.dpi;
   if (record.dither !== undefined) view.dither = record.dither;
+  if (record.paperWidth !== undefined) view.paperWidth = record.paperWidth;
   return view;
 }
 

@@ -2,30 +2,23 @@
 import { AppError } from '../errors';
 import type { Logger } from '../log';
 import type { DiscoveryEvent, DiscoverySource } from '../discovery/source';
-import type { ContentKind, CreatePrinterBody, DiscoveredPrinter, Dpi, PatchPrinterBody } from '../schemas/printer';
+import type { Connection, ContentKind, CreatePrinterBody, DiscoveredPrinter, Dpi, PatchPrinterBody, PrinterRecord } from '../schemas/printer';
+export type { PrinterRecord } from '../schemas/printer';
 import type { ManualPrinter } from '../schemas/settings';
 import { applyChange } from '../settings/apply-change';
 import type { SettingsStore } from '../settings/settings-store';
-import { reportedDpi } from '../kinds/usb/printer-dpi';
-import { networkPath, pathFromUri, printerId } from '../kinds/printer-path';
-
-/** A printer as the device knows it: what discovery or the user gave, plus id, tags, origin and render settings. */
-export interface PrinterRecord extends DiscoveredPrinter {
-  id: string;
-  tags: string[];
-  discovered: boolean;
-  /** Resolution for rendering PDFs: set by PATCH, else from a USB model string; undefined when unknown. */
-  dpi?: Dpi;
-  /** Dither PDFs by default (PATCH); undefined when not set. */
-  dither?: boolean;
-}
+import { pathFromUri, printerId } from '../kinds/printer-path';
 
 /** Collaborators of the registry. */
 export interface RegistryDeps {
   settings: SettingsStore;
   sources: DiscoverySource[];
-  /** Decides `content` for a new manual printer when the request leaves it out. */
-  probeContent: (connection: CreatePrinterBody['connection']) => Promise<ContentKind>;
+  /** The path of a new manual printer (its kind's); throws INVALID_REQUEST when no kind serves the connection. */
+  pathOf: (connection: Connection) => string;
+  /** Decides `content` for a new manual printer when the request leaves it out (its kind's probe). */
+  probeContent: (connection: Connection) => Promise<ContentKind>;
+  /** The resolution a printer reports itself (its kind's), when it does. */
+  reportedDpi: (printer: DiscoveredPrinter) => Dpi | undefined;
   logger: Logger;
 }
 
@@ -90,7 +83,7 @@ export class PrinterRegistry {
   /** Adds a manual printer (content probed when absent); throws PRINTER_EXISTS for a known path. */
   async add(body: CreatePrinterBody): Promise<PrinterRecord> {
     const connection = { ...body.connection, port: body.connection.port ?? defaultPort(body.connection.protocol) };
-    const path = networkPath(connection);
+    const path = this.deps.pathOf(connection);
     if (this.deps.settings.value.printers.some((p) => p.path === path)) {
       throw new AppError('PRINTER_EXISTS', `A printer already exists at path: ${path}`);
     }
@@ -102,7 +95,7 @@ export class PrinterRegistry {
     return this.get(path);
   }
 
-  /** Changes tags, model, content, dpi or dither of a printer (null forgets dpi/dither); discovered printers keep them as an override by path. */
+  /** Changes tags, model, content, dpi, dither or paperWidth of a printer (null forgets dpi/dither/paperWidth); discovered printers keep them as an override by path. */
   async patch(pathOrUri: string, body: PatchPrinterBody): Promise<PrinterRecord> {
     const printer = this.get(pathOrUri);
     const change = { ...body, ...(body.tags ? { tags: dedupeTags(body.tags) } : {}) };
@@ -161,10 +154,11 @@ export class PrinterRegistry {
   }
 
   /** `own`: what a manual printer stores itself (tags, dpi, dither); a discovered printer's come from its override. */
-  private record(printer: DiscoveredPrinter, discovered: boolean, own: Pick<ManualPrinter, 'tags' | 'dpi' | 'dither'>): PrinterRecord {
+  private record(printer: DiscoveredPrinter, discovered: boolean, own: Pick<ManualPrinter, 'tags' | 'dpi' | 'dither' | 'paperWidth'>): PrinterRecord {
     const override = this.deps.settings.value.printerOverrides[printer.path] ?? {};
-    const dpi = override.dpi ?? own.dpi ?? reportedDpi(printer);
+    const dpi = override.dpi ?? own.dpi ?? this.deps.reportedDpi(printer);
     const dither = override.dither ?? own.dither;
+    const paperWidth = override.paperWidth ?? own.paperWidth;
     return {
       ...printer,
       ...this.details.get(printer.path),
@@ -175,6 +169,7 @@ export class PrinterRegistry {
       discovered,
       ...(dpi !== undefined ? { dpi } : {}),
       ...(dither !== undefined ? { dither } : {}),
+      ...(paperWidth !== undefined ? { paperWidth } : {}),
     };
   }
 }

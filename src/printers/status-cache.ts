@@ -1,12 +1,7 @@
 // Live printer status with a per-request time budget and a short cache (decisions.md: 1 s budget, 2 s reuse).
-import type { PrinterStatus } from '../schemas/printer';
+import type { LiveStatus } from '../schemas/printer';
+export type { LiveStatus } from '../schemas/printer';
 import { withinBudget } from '../util/within-budget';
-
-/** A printer's live state. */
-export interface LiveStatus {
-  status: PrinterStatus;
-  statusReasons: string[];
-}
 
 /** Status for a printer whose probe did not answer within the budget. */
 export const UNKNOWN_STATUS: LiveStatus = { status: 'unknown', statusReasons: [] };

@@ -15,6 +15,7 @@ export const JobSummarySchema = Type.Object({
   source: Type.Union([Type.String(), Type.Null()]),
   state: JobStateSchema,
   error: Type.Union([Type.String(), Type.Null()]),
+  errorCode: Type.Union([Type.String(), Type.Null()], { description: 'Stable code of the failure (for example CONNECT_REFUSED, NOT_READY, CANCELED, RENDER_FAILED); null unless failed.' }),
   createdAt: Type.String({ format: 'date-time' }),
   completedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
 });
@@ -43,6 +44,7 @@ export function jobSummary(job: JobRecord): JobSummary {
     source: job.source,
     state: job.state,
     error: job.error,
+    errorCode: job.errorCode,
     createdAt: job.createdAt,
     completedAt: job.completedAt,
   };
@@ -51,4 +53,10 @@ export function jobSummary(job: JobRecord): JobSummary {
 /** True for `completed` and `failed`. */
 export function isFinished(state: JobState): boolean {
   return state === 'completed' || state === 'failed';
+}
+
+/** Live state of a job the printer itself tracks (IPP). */
+export interface PrinterJobState {
+  state: 'queued' | 'printing' | 'completed' | 'failed';
+  error: string | null;
 }

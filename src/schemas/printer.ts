@@ -40,6 +40,11 @@ export const DpiSchema = Type.Union([Type.Literal(152), Type.Literal(203), Type.
 /** A label printer resolution in dots per inch. */
 export type Dpi = Static<typeof DpiSchema>;
 
+/** Paper roll widths of receipt printers, mm (80 mm paper prints 72 mm wide, 58 mm paper 48 mm). */
+export const PaperWidthSchema = Type.Union([Type.Literal(58), Type.Literal(80)]);
+/** A receipt paper roll width in mm. */
+export type PaperWidth = Static<typeof PaperWidthSchema>;
+
 /** Live printer state. */
 export const PrinterStatusSchema = Type.Union([Type.Literal('online'), Type.Literal('offline'), Type.Literal('error'), Type.Literal('unknown')]);
 /** A live printer state. */
@@ -65,10 +70,17 @@ export const PrinterSchema = Type.Object({
       description: 'Resolution PDFs are rendered at for this label printer: set with PATCH, else read from a USB model string; absent when unknown (203 is used). Other printers ignore it.',
     }),
   ),
-  dither: Type.Optional(Type.Boolean({ description: 'Error-diffusion dithering of PDFs for this label printer (a job\'s options.dither wins); absent means off. Other printers ignore it.' })),
+  dither: Type.Optional(Type.Boolean({ description: 'Error-diffusion dithering of PDFs and images for this label or receipt printer (a job\'s options.dither wins); absent means off.' })),
+  paperWidth: Type.Optional(Type.Union(PaperWidthSchema.anyOf, { description: 'Receipt printers: paper roll width in mm; PDFs and images are rendered 72 mm wide on 80 mm paper (the default), 48 mm on 58 mm. Other printers ignore it.' })),
 });
 /** A printer as answered by the API. */
 export type Printer = Static<typeof PrinterSchema>;
+
+/** A printer's live state. */
+export interface LiveStatus {
+  status: PrinterStatus;
+  statusReasons: string[];
+}
 
 /** What a discovery source reports for one printer; the registry adds id, tags, status. */
 export interface DiscoveredPrinter {
@@ -116,8 +128,22 @@ export const PatchPrinterBodySchema = Type.Object(
     content: Type.Optional(ContentKindSchema),
     dpi: Type.Optional(Type.Union([DpiSchema, Type.Null()], { description: 'Printer resolution in dpi for rendering PDFs (label printers); null forgets it.' })),
     dither: Type.Optional(Type.Union([Type.Boolean(), Type.Null()], { description: 'Dither PDFs for this label printer by default; null forgets it.' })),
+    paperWidth: Type.Optional(Type.Union([PaperWidthSchema, Type.Null()], { description: 'Receipt printers: paper roll width in mm (58 or 80); null forgets it (80).' })),
   },
   { additionalProperties: false },
 );
 /** A patch-printer request. */
 export type PatchPrinterBody = Static<typeof PatchPrinterBodySchema>;
+
+/** A printer as the device knows it: what discovery or the user gave, plus id, tags, origin and render settings. */
+export interface PrinterRecord extends DiscoveredPrinter {
+  id: string;
+  tags: string[];
+  discovered: boolean;
+  /** Resolution for rendering documents: set by PATCH, else what the printer reports; undefined when unknown. */
+  dpi?: Dpi;
+  /** Dither rendered documents by default (PATCH); undefined when not set. */
+  dither?: boolean;
+  /** Receipt printers: the paper roll width in mm (PATCH); undefined means 80. */
+  paperWidth?: PaperWidth;
+}

@@ -1,6 +1,6 @@
 // Settings, shares and extension settings schemas (seed 2.7–2.9 and decisions.md writes).
 import { Type, type Static } from '@sinclair/typebox';
-import { ConnectionSchema, ContentKindSchema, DpiSchema, TagSchema } from './printer';
+import { ConnectionSchema, ContentKindSchema, DpiSchema, PaperWidthSchema, TagSchema } from './printer';
 
 /** A network share (seed 2.8). */
 export const ShareSchema = Type.Object(
@@ -97,17 +97,19 @@ export const ManualPrinterSchema = Type.Object({
   tags: Type.Array(Type.String()),
   dpi: Type.Optional(DpiSchema),
   dither: Type.Optional(Type.Boolean()),
+  paperWidth: Type.Optional(PaperWidthSchema),
 });
 /** A persisted manual printer. */
 export type ManualPrinter = Static<typeof ManualPrinterSchema>;
 
-/** Tags/model/content/dpi/dither kept by path for discovered printers. */
+/** Tags/model/content/dpi/dither/paperWidth kept by path for discovered printers. */
 export const PrinterOverrideSchema = Type.Object({
   tags: Type.Optional(Type.Array(TagSchema)),
   model: Type.Optional(Type.String()),
   content: Type.Optional(ContentKindSchema),
   dpi: Type.Optional(DpiSchema),
   dither: Type.Optional(Type.Boolean()),
+  paperWidth: Type.Optional(PaperWidthSchema),
 });
 /** A persisted override. */
 export type PrinterOverride = Static<typeof PrinterOverrideSchema>;

@@ -4,7 +4,7 @@ import { DeviceError } from '../errors';
 import type { DocumentSpec } from './document';
 import { fetchDocument, type FetchLimits } from './fetch-document';
 import { allowedLocalPath } from './local-files';
-import type { AllowedRoots } from '../http/print-request';
+import type { AllowedRoots } from './submission';
 
 /** Builds the loader the spooler uses; limits and allowed roots are read live. */
 export function documentLoader(limits: () => FetchLimits, roots: AllowedRoots) {

@@ -4,7 +4,7 @@ import { DeviceError } from '../errors';
 import type { Logger } from '../log';
 import { defaultWorkerSource, readPdfiumWasm } from '../render/render-assets';
 import { RenderPool } from '../render/render-pool';
-import type { PdfToZpl } from '../filters/filters';
+import type { RenderJob, RenderOutput } from '../render/render-job';
 
 /** Starts a render pool of `size` workers. */
 export type StartRenderPool = (size: number) => RenderPool;
@@ -17,7 +17,7 @@ export interface PdfToZplOptions {
 
 /** The PdfToZpl filter and the life cycle of its pool. */
 export interface PdfToZplFilter {
-  render: PdfToZpl;
+  render: (job: RenderJob, signal: AbortSignal) => Promise<RenderOutput>;
   /**
    * Retires the pool when `workers()` no longer matches its size: it refuses new renders, finishes the ones it
    * accepted, then ends its workers; the next render starts a pool of the new size. No-op when the size is unchanged.
@@ -68,7 +68,12 @@ export function createPdfToZpl(options: PdfToZplOptions): PdfToZplFilter {
     return current.pool;
   };
   return {
-    render: async (pdf, renderOptions) => (await pool().render(pdf, renderOptions)).zpl,
+    render: async (job) => {
+      if (job.format !== 'pdf' || job.encode.language !== 'zpl') throw new DeviceError('UNSUPPORTED_CONTENT', `rendering ${job.format} to ${job.encode.language} is not available in this build`);
+      const { dpi, paperSize, pageRange, orientation, fitToPage, dither } = job.raster;
+      const out = await pool().render(job.bytes, { dpi, paperSize, pageRange, orientation, fitToPage, dither, copies: job.encode.copies });
+      return { bytes: out.zpl, pages: out.labels, widthDots: out.widthDots, heightDots: out.heightDots };
+    },
     resize,
     close: async () => {
       closed = true;

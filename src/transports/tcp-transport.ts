@@ -1,6 +1,7 @@
 // Raw TCP (port 9100) transport: bounded connect, backpressure-aware writes, stall detection, status queries.
 import net from 'node:net';
 import { DeviceError } from '../errors';
+import { pieces } from './pieces';
 import type { SendResult, Transport } from './transport';
 
 /** Where and how patiently to talk to the printer; times in ms. `connect` is injectable (defaults to net.connect). */
@@ -28,12 +29,13 @@ export class TcpTransport implements Transport {
   }
 
   /** Sends every byte, then half-closes and waits for the printer to close; failures are DeviceErrors with byte counts. */
-  async send(data: Uint8Array, signal?: AbortSignal): Promise<SendResult> {
+  async send(data: Uint8Array, signal?: AbortSignal, repeat = 1): Promise<SendResult> {
     const socket = await this.open(signal);
+    const total = data.length * repeat;
     try {
-      await this.writeAll(socket, data, signal);
-      await this.finish(socket, data.length);
-      return { bytes: data.length };
+      await this.writeAll(socket, data, repeat, signal);
+      await this.finish(socket, total);
+      return { bytes: total };
     } finally {
       socket.destroy();
     }
@@ -93,12 +95,13 @@ export class TcpTransport implements Transport {
     });
   }
 
-  private writeAll(socket: net.Socket, data: Uint8Array, signal?: AbortSignal): Promise<void> {
+  private writeAll(socket: net.Socket, data: Uint8Array, repeat: number, signal?: AbortSignal): Promise<void> {
     return new Promise((resolve, reject) => {
       let offset = 0;
       let finished = false;
       let idle: NodeJS.Timeout | undefined;
-      const total = data.length;
+      const total = data.length * repeat;
+      const next = pieces(data, repeat, CHUNK);
       const accepted = () => Math.max(0, socket.bytesWritten - socket.writableLength);
       const done = (err?: DeviceError) => {
         if (finished) return;
@@ -120,9 +123,10 @@ export class TcpTransport implements Transport {
         if (finished) return;
         armIdle();
         while (offset < total) {
-          const end = Math.min(offset + CHUNK, total);
+          const piece = next.next().value as Uint8Array;
+          const end = offset + piece.length;
           // the last chunk's callback runs once everything was handed to the kernel
-          const more = socket.write(data.subarray(offset, end), end === total ? (err) => err || done() : undefined);
+          const more = socket.write(piece, end === total ? (err) => err || done() : undefined);
           offset = end;
           if (!more) return;
         }

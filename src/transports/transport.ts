@@ -1,5 +1,14 @@
 // The one interface every byte-stream printer connection implements (TCP 9100, USB bulk, test fakes).
 
+/** Time limits of byte-stream transports, in ms. */
+export interface TransportTimeouts {
+  connectMs: number;
+  /** No write progress for this long fails a job (a stalled printer). */
+  idleMs: number;
+  /** How long a status query (`~HS`, `~HQES`) waits for an answer. */
+  queryMs: number;
+}
+
 /** What a finished send reports: bytes the connection accepted. */
 export interface SendResult {
   bytes: number;
@@ -12,9 +21,10 @@ export interface Transport {
   /**
    * Delivers a whole document. Resolves once every byte was accepted by the printer's connection;
    * rejects with a DeviceError (code, printer, what happened, bytes sent) within bounded time.
-   * Aborting the signal rejects with code CANCELED.
+   * Aborting the signal rejects with code CANCELED. `repeat` sends `data` that many times in a row on the one
+   * connection (ZPL copies), without holding the copies in memory.
    */
-  send(data: Uint8Array, signal?: AbortSignal): Promise<SendResult>;
+  send(data: Uint8Array, signal?: AbortSignal, repeat?: number): Promise<SendResult>;
   /**
    * Writes a status command and gathers the reply until `complete(reply)` is true.
    * Resolves null when the printer stays silent for `timeoutMs`; rejects with a DeviceError

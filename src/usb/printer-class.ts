@@ -1,5 +1,5 @@
 // USB printer class requests (USB Printer Class 1.1): GET_DEVICE_ID and GET_PORT_STATUS, and what port status means.
-import type { LiveStatus } from '../printers/status-cache';
+import type { LiveStatus } from '../schemas/printer';
 import type { UsbHandle } from './usb-backend';
 
 const CLASS_INTERFACE_IN = 0xa1;

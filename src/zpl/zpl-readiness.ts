@@ -1,5 +1,5 @@
 // Readiness (the seed 4.5.1 503 body) and IPP printer-state-reasons from decoded ZPL status replies.
-import type { Readiness } from '../kinds/printer-driver';
+import type { Readiness } from '../schemas/readiness';
 import type { HostQueryStatus, HostStatus } from './zpl-status';
 
 /** The human-readable conditions of decisions.md "Pre-flight", one per condition. */

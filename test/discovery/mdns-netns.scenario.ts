@@ -50,18 +50,27 @@ test('after GET /discover, GET /printers lists the advertised printers with path
   assert.equal(zebra.content, 'zpl');
   assert.equal(zebra.discovered, true);
   assert.equal(zebra.model, 'Zebra ZT411');
-  const laser = byPath.get('ipp_Office_Laser');
+  const laser = byPath.get('ipp_127-0-0-1_6310');
   assert.ok(laser, JSON.stringify([...byPath.keys()]));
   assert.equal(laser.content, 'pdf');
   assert.equal(laser.discovered, true);
   assert.deepEqual(laser.connection, { type: 'network', host: '127.0.0.1', port: 6310, protocol: 'ipp', resourcePath: '/ipp/print' });
-  const secure = byPath.get('ipp_Secure_Laser');
+  const secure = byPath.get('ipp_127-0-0-1_6311');
   assert.ok(secure, JSON.stringify([...byPath.keys()]));
   assert.deepEqual(secure.connection, { type: 'network', host: '127.0.0.1', port: 6311, protocol: 'ipps', resourcePath: '/ipp/print' });
   assert.equal(secure.content, 'pdf');
   const box = byPath.get(`tcp_127-0-0-1_${quietPort}`);
   assert.ok(box, JSON.stringify([...byPath.keys()]));
   assert.equal(box.content, 'raw', 'a raw-socket printer that does not answer ~HS is raw');
+});
+
+test('a discovered IPP printer is found by its URI, as a manual one at the same address would be', async () => {
+  const byUri = await d.api('GET', `/printers/${encodeURIComponent('ipp://127.0.0.1:6310/ipp/print')}`);
+  assert.equal(byUri.status, 200, JSON.stringify(byUri.body));
+  assert.equal(byUri.body.result.content.path, 'ipp_127-0-0-1_6310');
+  assert.equal(byUri.body.result.content.discovered, true);
+  const secure = await d.api('GET', `/printers/${encodeURIComponent('ipps://127.0.0.1:6311/ipp/print')}`);
+  assert.equal(secure.body.result.content.path, 'ipp_127-0-0-1_6311');
 });
 
 /** The SRV record the device answers for its own `type` service. */

@@ -52,7 +52,7 @@ describe('happy path', () => {
     assert.equal(summary.state, 'completed');
     assert.equal(summary.printer, path);
     assert.equal(summary.target, path);
-    assert.deepEqual(Object.keys(summary).sort(), ['completedAt', 'createdAt', 'error', 'jobId', 'printer', 'source', 'state', 'target', 'title']);
+    assert.deepEqual(Object.keys(summary).sort(), ['completedAt', 'createdAt', 'error', 'errorCode', 'jobId', 'printer', 'source', 'state', 'target', 'title']);
     assert.deepEqual(emulator.jobs().map((j) => j.toString()), [LABEL]);
     const job = await d.api('GET', `/jobs/${summary.jobId}`);
     assert.equal(job.status, 200);
@@ -295,7 +295,7 @@ describe('errors and jobs', () => {
   test('bad input is a 400 naming the field; nothing is printed', async () => {
     const { emulator, path } = await addPrinter({ content: 'zpl' });
     const cases: Array<[unknown, string]> = [
-      [{ content: 'x', contentType: 'raw_base64!' }, 'contentType must be one of pdf_url, pdf_base64, raw_url, raw_base64, zpl, zpl_base64'],
+      [{ content: 'x', contentType: 'raw_base64!' }, 'contentType must be one of pdf_url, pdf_base64, raw_url, raw_base64, zpl, zpl_base64, image_url, image_base64'],
       [{ content: '@@@', contentType: 'raw_base64' }, 'content is not valid base64'],
       [{ content: LABEL, contentType: 'zpl', options: { copies: 0 } }, 'options.copies must be an integer >= 1 and <= 9999'],
       [{ contentType: 'zpl' }, 'content is required'],

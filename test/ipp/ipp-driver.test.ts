@@ -17,10 +17,11 @@ after(async () => {
   await printer?.stop();
 });
 
-const driver = () => new IppDriver({ uri: printer.uri, timeoutMs: 5000, busyRetryMs: 100, busyWaitMs: 20_000, logger: silentLogger });
+const driver = () => new IppDriver({ uri: printer.uri, timeoutMs: 5000, statusTimeoutMs: 900, busyRetryMs: 100, busyWaitMs: 20_000, logger: silentLogger });
 const doc = (title: string): PreparedDocument => ({
   bytes: buildTestPagePdf({ deviceId: 'test', printerPath: 'ipp', printedAt: new Date(0) }),
   mimeType: 'application/pdf',
+  repeat: 1,
   title,
   userName: 'tester',
   options: {},
@@ -56,7 +57,7 @@ test('deliver resolves as soon as the printer accepts the job, with its job-id, 
 
 test('an abort after acceptance cancels the job at the printer (Cancel-Job)', async () => {
   await withHeldPrinter(async (held) => {
-    const d = new IppDriver({ uri: held.uri, timeoutMs: 5000, busyRetryMs: 100, busyWaitMs: 5000, logger: silentLogger });
+    const d = new IppDriver({ uri: held.uri, timeoutMs: 5000, statusTimeoutMs: 900, busyRetryMs: 100, busyWaitMs: 5000, logger: silentLogger });
     const controller = new AbortController();
     const result = await d.deliver(doc('Unwanted'), controller.signal);
     controller.abort();
@@ -70,7 +71,7 @@ test('an abort after acceptance cancels the job at the printer (Cancel-Job)', as
 
 test('an abort while the printer answers busy stops the retries with Canceled', async () => {
   await withHeldPrinter(async (held) => {
-    const d = new IppDriver({ uri: held.uri, timeoutMs: 5000, busyRetryMs: 100, busyWaitMs: 20_000, logger: silentLogger });
+    const d = new IppDriver({ uri: held.uri, timeoutMs: 5000, statusTimeoutMs: 900, busyRetryMs: 100, busyWaitMs: 20_000, logger: silentLogger });
     await d.deliver(doc('Blocking'), new AbortController().signal);
     const controller = new AbortController();
     const waiting = d.deliver(doc('Waiting'), controller.signal);
@@ -83,7 +84,7 @@ test('an abort while the printer answers busy stops the retries with Canceled', 
 test('a printer still busy when the driver busy window has passed fails the job with server-error-busy', async () => {
   await withHeldPrinter(async (held) => {
     // a window far shorter than the session's default: the driver's own setting must be the one in force
-    const d = new IppDriver({ uri: held.uri, timeoutMs: 5000, busyRetryMs: 100, busyWaitMs: 300, logger: silentLogger });
+    const d = new IppDriver({ uri: held.uri, timeoutMs: 5000, statusTimeoutMs: 900, busyRetryMs: 100, busyWaitMs: 300, logger: silentLogger });
     await d.deliver(doc('Blocking'), new AbortController().signal);
     await assert.rejects(d.deliver(doc('Turned away'), new AbortController().signal), (err: Error & { code?: string }) => err.code === 'PROTOCOL' && /server-error-busy/.test(err.message));
     held.release();

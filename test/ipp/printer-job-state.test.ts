@@ -10,6 +10,9 @@ import { DiskSpool } from '../../src/spooler/disk-spool';
 import { JobStore } from '../../src/spooler/job-store';
 import type { Submission } from '../../src/http/print-request';
 import { Spooler } from '../../src/spooler/spooler';
+import { PrinterRuntimes } from '../../src/printers/printer-runtimes';
+import { createFilters } from '../../src/filters/filters';
+import { EventBus } from '../../src/events/event-bus';
 import { tempDir } from '../helpers/temp-dir';
 
 /** A printer that accepts each job with job-id 41, 42, … and reports whatever `state` says (or never answers). */
@@ -42,16 +45,26 @@ function setup(now?: () => number) {
   const driver = new PrinterSideDriver();
   const spoolDir = tempDir('ipp-spool');
   const store = new JobStore({ retentionMs: 3_600_000, maxRecords: 10_000 });
-  const spooler = new Spooler({
-    store,
-    spool: new DiskSpool(spoolDir),
-    driverFor: () => driver,
-    findPrinter: (path) => (path === office.path ? office : null),
-    loadDocument: async (_spec, data) => data!,
-    pdfToZpl: null,
+  const findPrinter = (path: string) => (path === office.path ? office : null);
+  const runtimes = new PrinterRuntimes({
+    findPrinter,
+    openDriver: () => driver,
+    languageOf: (p) => (p.content === 'pdf' ? 'document' : p.content === 'zpl' ? 'zpl' : 'escpos'),
+    prepare: createFilters(null),
+    bus: new EventBus(silentLogger),
     logger: silentLogger,
     holdRetryMs: 10,
     maxHoldMs: 60_000,
+    now: now ?? Date.now,
+  });
+  const spooler = new Spooler({
+    store,
+    spool: new DiskSpool(spoolDir),
+    runtimes,
+    findPrinter,
+    kindOf: () => ({ interruptedJobs: () => 'fail' }),
+    loadDocument: async (_spec, data) => data!,
+    logger: silentLogger,
     ...(now ? { now } : {}),
   });
   return { spooler, driver, spoolDir };

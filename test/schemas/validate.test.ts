@@ -23,7 +23,7 @@ function messageOf(value: unknown): string {
 test('print body messages', () => {
   assert.equal(messageOf({ content: 'x', options: { copies: 0 } }), 'options.copies must be an integer >= 1 and <= 9999');
   assert.equal(messageOf({}), 'content is required');
-  assert.equal(messageOf({ content: 'x', contentType: 'pdf' }), 'contentType must be one of pdf_url, pdf_base64, raw_url, raw_base64, zpl, zpl_base64');
+  assert.equal(messageOf({ content: 'x', contentType: 'pdf' }), 'contentType must be one of pdf_url, pdf_base64, raw_url, raw_base64, zpl, zpl_base64, image_url, image_base64');
   assert.equal(messageOf({ content: 'x', options: { duplex: 'both' } }), 'options.duplex must be one of one-sided, long-edge, short-edge');
   assert.equal(messageOf({ content: 'x', wait: 'no' }), 'wait must be a boolean');
   assert.equal(messageOf({ content: 'x', options: { pageRange: '1-' } }), 'options.pageRange must be a string in the expected format');

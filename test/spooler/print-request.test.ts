@@ -76,6 +76,6 @@ test('raw bodies take metadata from the query', () => {
     request(Buffer.from('%PDF-1.4'), { bodyKind: 'raw', query: new URLSearchParams('title=T&source=erp&idempotencyKey=k&wait=false') }),
     () => [files],
   );
-  assert.deepEqual([s.title, s.source, s.idempotencyKey, s.wait, s.document.format], ['T', 'erp', 'k', false, 'raw']);
+  assert.deepEqual([s.title, s.source, s.idempotencyKey, s.wait, s.document.format], ['T', 'erp', 'k', false, 'auto'], 'octet-stream bodies are recognised by their magic bytes at delivery');
   assert.throws(() => parsePrintRequest(request(Buffer.alloc(0), { bodyKind: 'raw' }), () => [files]), /body is empty/);
 });

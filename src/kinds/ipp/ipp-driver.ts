@@ -5,14 +5,16 @@ import type { Capabilities } from '../../schemas/printer';
 import { IppSession, OP } from '../../ipp/ipp-session';
 import { TAG, type IppAttribute } from '../../ipp/ipp-wire';
 import type { Logger } from '../../log';
-import type { LiveStatus } from '../../printers/status-cache';
-import type { DeliveryResult, PreflightOutcome, PreparedDocument, PrinterDriver, PrinterJobState } from '../printer-driver';
+import type { LiveStatus } from '../../schemas/printer';
+import type { DeliveryResult, DriverStatus, PreflightOutcome, PreparedDocument, PrinterDriver, PrinterJobState } from '../printer-driver';
 
 /** Settings of the IPP driver; times in ms. */
 export interface IppDriverOptions {
   uri: string;
   /** Time limit of one request to the printer. */
   timeoutMs: number;
+  /** Time limit of a status probe (Get-Printer-Attributes for GET /printers). */
+  statusTimeoutMs: number;
   /** Pause before a Print-Job is sent again to a printer that answered server-error-busy (it prints another job). */
   busyRetryMs: number;
   /** Time from the first Print-Job attempt after which a busy printer is no longer retried (the job then fails with server-error-busy). */
@@ -41,12 +43,16 @@ export async function ippProbe(uri: string, timeoutMs: number): Promise<{ live: 
 
 /** An IPP printer behind the PrinterDriver interface. */
 export class IppDriver implements PrinterDriver {
+  /** IPP printers answer status requests while they take a job. */
+  readonly statusBesideJobs = true;
   private readonly session: IppSession;
+  private readonly probing: IppSession;
   /** Print-Job only: retries server-error-busy every busyRetryMs for up to busyWaitMs. */
   private readonly printing: IppSession;
 
   constructor(private readonly options: IppDriverOptions) {
     this.session = new IppSession({ uri: options.uri, timeoutMs: options.timeoutMs });
+    this.probing = new IppSession({ uri: options.uri, timeoutMs: options.statusTimeoutMs, busyWaitMs: 0 });
     this.printing = new IppSession({ uri: options.uri, timeoutMs: options.timeoutMs, busyWaitMs: options.busyWaitMs, busyDelayMs: options.busyRetryMs });
   }
 
@@ -72,10 +78,12 @@ export class IppDriver implements PrinterDriver {
     return { bytes: doc.bytes.length, printerJobId: String(jobId), pending: state?.state !== 'completed' };
   }
 
-  /** printer-state and printer-state-reasons; offline when the printer does not answer. */
-  async status(): Promise<LiveStatus> {
+  /** printer-state and printer-state-reasons with the printer's capabilities and formats; offline when it does not answer. */
+  async status(): Promise<DriverStatus> {
     try {
-      return liveStatusOf(await printerAttributes(this.session));
+      const attributes = await printerAttributes(this.probing);
+      const capabilities = capabilitiesOf(attributes);
+      return { ...liveStatusOf(attributes), details: { capabilities, supportedFormats: capabilities.documentFormatsSupported ?? [] } };
     } catch {
       return { status: 'offline', statusReasons: [] };
     }

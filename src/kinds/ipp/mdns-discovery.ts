@@ -2,7 +2,7 @@
 import multicastDns from 'multicast-dns';
 import type { Logger } from '../../log';
 import type { ContentKind, DiscoveredPrinter } from '../../schemas/printer';
-import { hostSlug } from '../printer-path';
+import { networkPath } from '../printer-path';
 import type { DiscoveryEvent, DiscoverySource } from '../../discovery/source';
 import { Presence } from '../../discovery/presence';
 
@@ -87,13 +87,16 @@ export class MdnsDiscovery implements DiscoverySource {
     const host = addresses.get(service.target) ?? service.target.replace(/\.local$/, '.local');
     const name = service.instance.split('._')[0];
     if (service.type === '_pdl-datastream._tcp.local') {
-      return { path: `tcp_${hostSlug(host)}_${service.port}`, connection: { type: 'network', host, port: service.port, protocol: 'tcp' }, model: service.txt.ty || name, content: await this.options.probeRaw(host, service.port), localAddress: host };
+      const connection = { type: 'network', host, port: service.port, protocol: 'tcp' } as const;
+      return { path: networkPath(connection), connection, model: service.txt.ty || name, content: await this.options.probeRaw(host, service.port), localAddress: host };
     }
     const protocol = service.type === '_ipps._tcp.local' ? 'ipps' : 'ipp';
     const resourcePath = `/${(service.txt.rp ?? 'ipp/print').replace(/^\//, '')}`;
+    const connection = { type: 'network', host, port: service.port, protocol, resourcePath } as const;
+    // the same path a manual printer at this address gets, so its URI form finds it (decisions.md, Printers)
     return {
-      path: `ipp_${name.replace(/[^A-Za-z0-9_-]+/g, '_').replace(/^_+|_+$/g, '')}`,
-      connection: { type: 'network', host, port: service.port, protocol, resourcePath },
+      path: networkPath(connection),
+      connection,
       model: service.txt.ty || name,
       content: 'pdf',
       localAddress: host,

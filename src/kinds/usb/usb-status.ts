@@ -1,5 +1,5 @@
 // Live status of a USB printer from GET_PORT_STATUS.
-import type { LiveStatus } from '../../printers/status-cache';
+import type { LiveStatus } from '../../schemas/printer';
 import type { UsbLocator } from './usb-transport';
 import { getPortStatus, portStatusToLive } from '../../usb/printer-class';
 import { portKey } from '../../usb/usb-backend';

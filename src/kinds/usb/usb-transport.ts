@@ -3,6 +3,7 @@ import { DeviceError } from '../../errors';
 import { portKey, UsbError, type UsbDeviceInfo, type UsbHandle, type UsbInterfaceInfo } from '../../usb/usb-backend';
 import type { InterfaceClaims } from '../../usb/usb-claim';
 import { readEndpoint } from '../../usb/usb-quirks';
+import { pieces } from '../../transports/pieces';
 import type { SendResult, Transport } from '../../transports/transport';
 
 /** Where the printer is: the locator its discovery recorded. */
@@ -32,23 +33,22 @@ export class UsbTransport implements Transport {
   }
 
   /** Sends every byte in bulk OUT transfers, then a zero-length packet when the size is a multiple of the packet size. */
-  async send(data: Uint8Array, signal?: AbortSignal): Promise<SendResult> {
+  async send(data: Uint8Array, signal?: AbortSignal, repeat = 1): Promise<SendResult> {
     let sent = 0;
+    const total = data.length * repeat;
     const { device, iface } = await this.locate();
     return this.withInterface(device, iface, async (handle) => {
       const out = iface.endpoints.find((e) => e.direction === 'out' && e.transferType === 'bulk')!;
-      const chunk = this.options.chunkBytes ?? 16 * 1024;
-      while (sent < data.length) {
+      for (const piece of pieces(data, repeat, this.options.chunkBytes ?? 16 * 1024)) {
         if (signal?.aborted) throw new DeviceError('CANCELED', 'Canceled', sent);
-        const piece = data.subarray(sent, Math.min(sent + chunk, data.length));
-        await handle.bulkOut(iface.number, out.address, piece, this.options.writeTimeoutMs).catch((err: unknown) => Promise.reject(this.error(err, sent, data.length)));
+        await handle.bulkOut(iface.number, out.address, piece, this.options.writeTimeoutMs).catch((err: unknown) => Promise.reject(this.error(err, sent, total)));
         sent += piece.length;
       }
-      if (data.length > 0 && data.length % out.maxPacketSize === 0) {
-        await handle.bulkOut(iface.number, out.address, new Uint8Array(0), this.options.writeTimeoutMs).catch((err: unknown) => Promise.reject(this.error(err, sent, data.length)));
+      if (total > 0 && total % out.maxPacketSize === 0) {
+        await handle.bulkOut(iface.number, out.address, new Uint8Array(0), this.options.writeTimeoutMs).catch((err: unknown) => Promise.reject(this.error(err, sent, total)));
       }
       return { bytes: sent };
-    }, () => sent, data.length);
+    }, () => sent, total);
   }
 
   /** Writes a status command and reads bulk IN until `complete`; null for silence or a printer that may not be read (no IN endpoint, unidirectional quirk). */

@@ -4,9 +4,9 @@ import type { Transport } from '../../transports/transport';
 import { queryReadiness, zplPreflight } from './zpl-preflight';
 import { readinessFromHostStatus, statusReasonsFromReadiness } from '../../zpl/zpl-readiness';
 import { HOST_STATUS_COMMAND, isHostStatusComplete, parseHostStatus } from '../../zpl/zpl-status';
-import type { LiveStatus } from '../../printers/status-cache';
+import type { LiveStatus } from '../../schemas/printer';
 import type { PreflightOutcome } from '../printer-driver';
-import type { TransportTimeouts } from '../../printers/drivers/driver-factory';
+import type { TransportTimeouts } from '../../transports/transport';
 import { probeTcp } from '../../transports/tcp-probe';
 
 /** A TCP transport with the configured limits; the close wait equals the idle limit. */

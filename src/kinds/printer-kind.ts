@@ -1,0 +1,63 @@
+// What a printer kind is (PAPPL's device schemes, zigbee-herdsman's adapters): one module per kind, listed in kinds/index.ts.
+import type { DiscoverySource } from '../discovery/source';
+import type { DocumentFormat } from '../filters/document-format';
+import type { PrinterLanguage } from '../filters/filters';
+import type { Logger } from '../log';
+import type { Connection, ContentKind, Dpi, PrinterRecord } from '../schemas/printer';
+import type { TransportTimeouts } from '../transports/transport';
+import type { InterfaceClaims } from '../usb/usb-claim';
+import type { PrinterDriver } from './printer-driver';
+
+/** What every kind may use: transport limits, mDNS permission, the logger, the USB bus's interface claims (null without libusb). */
+export interface KindDeps {
+  timeouts: TransportTimeouts;
+  /** mDNS browsing is allowed (off with --no-mdns). */
+  mdns: boolean;
+  logger: Logger;
+  usb: InterfaceClaims | null;
+}
+
+/** What a test print shows (seed 4.6). */
+export interface TestPrintInfo {
+  deviceId: string;
+  printerPath: string;
+  printedAt: Date;
+}
+
+/** A test print as an inline document. */
+export interface TestDocument {
+  title: string;
+  data: Buffer;
+  format: DocumentFormat;
+  /** The seed contentType the job record shows. */
+  contentType: string;
+}
+
+/** A sent job interrupted by a restart: sent again (a duplicate label beats a lost shipment) or failed (a printer that may have printed it). */
+export type InterruptedJobRule = 'resend' | 'fail';
+
+/** One kind of printer: how it is recognised, addressed, discovered, driven and tested. */
+export interface PrinterKind {
+  /** Short name for logs (`zpl-tcp`, `usb`...). */
+  readonly name: string;
+  /** True when this kind drives a printer with this connection and content. */
+  matches(printer: { connection: Connection; content: ContentKind }): boolean;
+  /** True when a manual printer at `connection` (content not yet known) is this kind's to address and probe. */
+  serves?(connection: Connection): boolean;
+  /** The path of a manual printer at `connection` (with its port filled in). */
+  pathOf?(connection: Connection): string;
+  /** Decides `content` for a manual printer added without one. */
+  probeContent?(connection: Connection, deps: KindDeps): Promise<ContentKind>;
+  /** The discovery sources this kind contributes (built once at start). */
+  discovery?(deps: KindDeps): DiscoverySource[];
+  /** The resolution the printer itself reports, when it does (a USB 1284 model string). */
+  reportedDpi?(printer: Pick<PrinterRecord, 'model'>): Dpi | undefined;
+  /** Opens the driver of `printer`; the printer runtime keeps it while the printer's record is unchanged. */
+  openDriver(printer: PrinterRecord, deps: KindDeps): PrinterDriver;
+  /** The language the printer consumes (picks the filter). */
+  language(printer: PrinterRecord): PrinterLanguage;
+  /** Builds the test print of `printer`. */
+  testDocument(printer: PrinterRecord, info: TestPrintInfo, deps: KindDeps): Promise<TestDocument>;
+  /** What recovery does with a job to `printer` whose sending a restart interrupted. */
+  interruptedJobs(printer: PrinterRecord): InterruptedJobRule;
+}

@@ -1,0 +1,302 @@
+// One runtime per printer: its driver, its job queue, and the device lock shared by jobs, pre-flight and status
+// probes (PAPPL's papplPrinterOpenDevice). It is the one place that changes a job's state, and emits each change.
+import { DeviceError, toDeviceError } from '../errors';
+import type { EventBus } from '../events/event-bus';
+import { resolveFormat, type DeclaredFormat } from '../filters/document-format';
+import type { FilterInput, PreparedDocument, PrinterLanguage } from '../filters/filters';
+import type { PrinterDetails, PrinterDriver } from '../kinds/printer-driver';
+import type { Logger } from '../log';
+import { isFinished, type JobRecord, type PrinterJobState } from '../schemas/job';
+import type { PrintOptions } from '../schemas/print-options';
+import type { LiveStatus, PrinterRecord } from '../schemas/printer';
+import type { Readiness } from '../schemas/readiness';
+import { Mutex } from '../util/mutex';
+import { sleep } from '../util/sleep';
+import { withinBudget } from '../util/within-budget';
+
+/** What every runtime needs; shared by all of them. */
+export interface RuntimeDeps {
+  /** The printer's current record, or null once it is gone. */
+  findPrinter: (path: string) => PrinterRecord | null;
+  /** Opens a printer's driver (its kind's); kept while the record's connection, content and locator are unchanged. */
+  openDriver: (printer: PrinterRecord) => PrinterDriver;
+  /** The language a printer consumes (its kind's). */
+  languageOf: (printer: PrinterRecord) => PrinterLanguage;
+  /** Turns a document into what the printer takes (filters; may render in the worker pool). */
+  prepare: (input: FilterInput, signal: AbortSignal) => Promise<PreparedDocument>;
+  bus: EventBus;
+  logger: Logger;
+  /** How often a queue held by a not-ready printer re-checks it, in ms. */
+  holdRetryMs: number;
+  /** Longest a `wait: false` job waits for a not-ready printer before failing, in ms. */
+  maxHoldMs: number;
+  now: () => number;
+  /** Called when a job ends (to refresh the printer's cached status). */
+  onJobEnded?: (job: JobRecord) => void;
+  /** Called with what a status probe learned about the printer (IPP capabilities). */
+  onDetails?: (path: string, details: PrinterDetails) => void;
+}
+
+/** One job as the runtime runs it; the spooler keeps where its bytes come from and what is on disk. */
+export interface JobWork {
+  job: JobRecord;
+  wait: boolean;
+  options: PrintOptions;
+  format: DeclaredFormat;
+  /** Loads the document bytes (inline, fetched, or a local file). */
+  load: (signal: AbortSignal) => Promise<Buffer>;
+  /** Runs right before the first byte goes out (the disk spool marks the job as being sent). */
+  beforeSend: () => Promise<void>;
+  /** Runs once the runtime is done with the job (ended, or held by the printer): the disk spool forgets it. */
+  release: () => Promise<void>;
+  controller: AbortController;
+  /** Set when pre-flight refused the job (the 503 body). */
+  readiness?: Readiness;
+}
+
+/** Longest one live read of a printer-side job may take before the last known state is answered, ms. */
+const LIVE_READ_BUDGET_MS = 1000;
+/** How often a `wait: true` request reads its printer-side job while waiting for it to end, ms. */
+const PRINTER_POLL_MS = 500;
+/** Longest a `wait: true` request waits for its printer-side job to end before answering `printing`, ms. */
+const PRINTER_WAIT_MS = 120_000;
+
+/** The runtime of the printer at one path. */
+export class PrinterRuntime {
+  private readonly queue = new Mutex();
+  private readonly device = new Mutex();
+  private driverState: { key: string; driver: PrinterDriver } | null = null;
+  /** Jobs queued or running here, by id. */
+  private readonly active = new Map<string, JobWork>();
+  /** Jobs the printer holds (accepted, not ended), with the controller whose abort cancels them at the printer. */
+  private readonly tracked = new Map<string, AbortController>();
+  /** The live read in flight per tracked job, shared by concurrent GETs. */
+  private readonly reading = new Map<string, Promise<PrinterJobState | null>>();
+  private readonly running = new Set<Promise<void>>();
+  /** The last readiness while the queue waits for the printer to become ready. */
+  private held: Readiness | null = null;
+  private closed = false;
+
+  constructor(readonly path: string, private readonly deps: RuntimeDeps) {}
+
+  /** Announces a new job (state `queued`). */
+  admit(job: JobRecord): void {
+    this.emit(job);
+  }
+
+  /**
+   * Queues `work` behind this printer's earlier jobs; it starts once `stored` (its disk write) settles, and fails with
+   * SPOOL_WRITE when that rejects. A `wait: true` job to a printer whose queue is held asks the printer at once:
+   * still not ready fails it now (with `readiness`) instead of waiting behind the held jobs.
+   */
+  async run(work: JobWork, stored: Promise<void> = Promise.resolve()): Promise<void> {
+    this.active.set(work.job.jobId, work);
+    if (work.wait && this.held && (await this.refusedNow(work))) {
+      this.active.delete(work.job.jobId);
+      return;
+    }
+    await this.queue.run(async () => {
+      try {
+        await stored;
+      } catch (err) {
+        this.active.delete(work.job.jobId);
+        this.finish(work.job, 'failed', toDeviceError(err, 'SPOOL_WRITE'));
+        return;
+      }
+      if (this.closed) return;
+      const run = this.execute(work);
+      this.running.add(run);
+      await run.finally(() => this.running.delete(run));
+    });
+  }
+
+  /** Cancels a queued or printing job (at the printer too, for one it holds): `failed`, "Canceled". False when not here. */
+  cancel(job: JobRecord): boolean {
+    const controller = this.active.get(job.jobId)?.controller ?? this.tracked.get(job.jobId);
+    if (!controller && !this.active.has(job.jobId)) return false;
+    this.finish(job, 'failed', new DeviceError('CANCELED', 'Canceled'));
+    controller?.abort();
+    return true;
+  }
+
+  /** Fails a job that never reached the queue (spool write refused, a restart interrupted it). */
+  fail(job: JobRecord, error: DeviceError): void {
+    this.finish(job, 'failed', error);
+  }
+
+  /** True while the printer holds `jobId` (accepted, not ended): its state is read live. */
+  tracks(jobId: string): boolean {
+    return this.tracked.has(jobId);
+  }
+
+  /** Live status, probed through the device lock (or beside jobs for printers with a channel of their own). */
+  async status(): Promise<LiveStatus> {
+    const printer = this.deps.findPrinter(this.path);
+    if (!printer) return { status: 'offline', statusReasons: [] };
+    const driver = this.driverOf(printer);
+    const probe = () => driver.status();
+    const { details, ...live } = await (driver.statusBesideJobs ? probe() : this.device.run(probe));
+    if (details) this.deps.onDetails?.(this.path, details);
+    return live;
+  }
+
+  /** Takes a tracked job's state from its printer (live, within the budget); keeps the last known state when it cannot. */
+  async refresh(job: JobRecord): Promise<void> {
+    if (isFinished(job.state) || !this.tracked.has(job.jobId)) return;
+    const live = await withinBudget(this.reading.get(job.jobId) ?? this.readLive(job), LIVE_READ_BUDGET_MS, null);
+    if (!live || isFinished(job.state)) return;
+    if (live.state === 'completed') this.finish(job, 'completed', null);
+    else if (live.state === 'failed') this.finish(job, 'failed', new DeviceError('IO', live.error ?? 'the printer failed the job'));
+    else this.setState(job, live.state);
+  }
+
+  /** `wait: true`: reads a tracked job every PRINTER_POLL_MS until it ends at the printer, for at most PRINTER_WAIT_MS. */
+  async follow(job: JobRecord): Promise<void> {
+    const deadline = this.deps.now() + PRINTER_WAIT_MS;
+    for (;;) {
+      const controller = this.tracked.get(job.jobId);
+      if (!controller || this.closed) return;
+      await this.refresh(job);
+      if (isFinished(job.state) || this.deps.now() >= deadline) return;
+      await sleep(PRINTER_POLL_MS, controller.signal);
+    }
+  }
+
+  /** Stops starting jobs; queued `wait: true` jobs fail (nobody will answer them); resolves when running jobs ended or `graceMs` passed. */
+  async close(graceMs: number, keepQueued: (work: JobWork) => boolean): Promise<void> {
+    this.closed = true;
+    for (const work of this.active.values()) {
+      if (!keepQueued(work) && work.job.state === 'queued') this.finish(work.job, 'failed', new DeviceError('SHUTDOWN', 'the device is shutting down'));
+    }
+    await Promise.race([Promise.all(this.running), new Promise((r) => setTimeout(r, graceMs).unref())]);
+  }
+
+  /** Forgets tracked jobs `keep` no longer holds (expired records). */
+  forget(keep: (jobId: string) => boolean): void {
+    for (const id of this.tracked.keys()) if (!keep(id)) this.tracked.delete(id);
+  }
+
+  /** Pre-flight → render → send, in that order: a printer that is not ready costs no render. */
+  private async execute(work: JobWork): Promise<void> {
+    const { job, controller } = work;
+    let held = false;
+    try {
+      if (isFinished(job.state)) return;
+      const printer = this.deps.findPrinter(this.path);
+      if (!printer) throw new DeviceError('DEVICE_GONE', `printer ${this.path} no longer exists`);
+      const driver = this.driverOf(printer);
+      const bytes = await work.load(controller.signal);
+      job.size = bytes.length;
+      if (!(await this.awaitReady(work, driver))) return;
+      const prepared = await this.deps.prepare(this.filterInput(work, printer, bytes), controller.signal);
+      if (isFinished(job.state)) return;
+      this.setState(job, 'printing');
+      await work.beforeSend();
+      const result = await this.device.run(() => driver.deliver(prepared, controller.signal));
+      if (result.printerJobId) job.cupsJobId = result.printerJobId;
+      // a printer that holds the job is read live; without its job id there is nothing to read, so it counts as done
+      held = Boolean(result.pending && result.printerJobId) && !isFinished(job.state);
+      if (held) this.tracked.set(job.jobId, controller);
+      else this.finish(job, 'completed', null);
+    } catch (err) {
+      this.finish(job, 'failed', toDeviceError(err));
+    } finally {
+      this.active.delete(job.jobId);
+      // a job the printer accepted is the printer's to keep: it is not sent again after a restart
+      if (isFinished(job.state) || held) await work.release().catch(() => undefined);
+    }
+  }
+
+  private filterInput(work: JobWork, printer: PrinterRecord, bytes: Buffer): FilterInput {
+    const { job } = work;
+    return {
+      bytes,
+      format: resolveFormat(work.format, bytes),
+      language: this.deps.languageOf(printer),
+      printer: { dpi: printer.dpi, dither: printer.dither, paperWidth: printer.paperWidth },
+      title: job.title,
+      userName: job.source ?? 'printproxyd',
+      options: work.options,
+    };
+  }
+
+  /** Pre-flight under the device lock; `wait: true` jobs fail when not ready, `wait: false` jobs hold the queue until ready. */
+  private async awaitReady(work: JobWork, driver: PrinterDriver): Promise<boolean> {
+    const started = this.deps.now();
+    for (;;) {
+      const outcome = await this.device.run(() => driver.preflight());
+      if (outcome.kind !== 'not-ready') {
+        this.held = null;
+        return true;
+      }
+      if (work.wait || this.deps.now() - started >= this.deps.maxHoldMs) {
+        this.refuse(work, outcome.readiness);
+        return false;
+      }
+      this.held = outcome.readiness;
+      await sleep(this.deps.holdRetryMs, work.controller.signal);
+      if (isFinished(work.job.state) || this.closed) {
+        this.held = null;
+        return false;
+      }
+    }
+  }
+
+  /** One pre-flight for a `wait: true` job while the queue is held; true when it refused the job. */
+  private async refusedNow(work: JobWork): Promise<boolean> {
+    const printer = this.deps.findPrinter(this.path);
+    if (!printer) return false;
+    const driver = this.driverOf(printer);
+    const outcome = await this.device.run(() => driver.preflight());
+    if (outcome.kind !== 'not-ready') return false;
+    this.refuse(work, outcome.readiness);
+    return true;
+  }
+
+  private refuse(work: JobWork, readiness: Readiness): void {
+    work.readiness = readiness;
+    this.finish(work.job, 'failed', new DeviceError('NOT_READY', `Printer is not ready: ${readiness.errors.join('; ')}`));
+  }
+
+  /** The printer's driver, opened again when its connection, content or locator changed. */
+  private driverOf(printer: PrinterRecord): PrinterDriver {
+    const key = JSON.stringify([printer.connection, printer.content, printer.locator ?? null]);
+    if (this.driverState?.key !== key) this.driverState = { key, driver: this.deps.openDriver(printer) };
+    return this.driverState.driver;
+  }
+
+  /** One Get-Job-Attributes (through the driver) for `job`, registered as in flight; null when it fails. */
+  private readLive(job: JobRecord): Promise<PrinterJobState | null> {
+    const printer = this.deps.findPrinter(this.path);
+    const driver = printer ? this.driverOf(printer) : null;
+    if (!driver?.jobState || !job.cupsJobId) return Promise.resolve(null);
+    const read = driver
+      .jobState(job.cupsJobId)
+      .catch(() => null)
+      .finally(() => this.reading.delete(job.jobId));
+    this.reading.set(job.jobId, read);
+    return read;
+  }
+
+  private setState(job: JobRecord, state: 'queued' | 'printing'): void {
+    if (job.state === state) return;
+    job.state = state;
+    this.emit(job);
+  }
+
+  private finish(job: JobRecord, state: 'completed' | 'failed', error: DeviceError | null): void {
+    if (isFinished(job.state)) return;
+    this.tracked.delete(job.jobId);
+    job.state = state;
+    job.error = error ? (error.code === 'CANCELED' ? 'Canceled' : error.message) : null;
+    job.errorCode = error?.code ?? null;
+    job.completedAt = new Date(this.deps.now()).toISOString();
+    if (error) this.deps.logger.warn('job failed', { jobId: job.jobId, printer: job.printer, error: job.error });
+    this.emit(job);
+    this.deps.onJobEnded?.(job);
+  }
+
+  private emit(job: JobRecord): void {
+    this.deps.bus.emit('job.state', { ...job });
+  }
+}
