@@ -45,6 +45,8 @@ export interface JobWork {
   format: DeclaredFormat;
   /** Loads the document bytes (inline, fetched, or a local file). */
   load: (signal: AbortSignal) => Promise<Buffer>;
+  /** Runs once the printer is ready, before the render (the disk spool counts the attempt). */
+  beforePrepare: () => Promise<void>;
   /** Runs right before the first byte goes out (the disk spool marks the job as being sent). */
   beforeSend: () => Promise<void>;
   /** Runs once the runtime is done with the job (ended, or held by the printer): the disk spool forgets it. */
@@ -176,7 +178,7 @@ export class PrinterRuntime {
     for (const id of this.tracked.keys()) if (!keep(id)) this.tracked.delete(id);
   }
 
-  /** Pre-flight → render → send, in that order: a printer that is not ready costs no render. */
+  /** Pre-flight → load → render → send, in that order: a printer that is not ready costs no fetch and no render. */
   private async execute(work: JobWork): Promise<void> {
     const { job, controller } = work;
     let held = false;
@@ -185,9 +187,11 @@ export class PrinterRuntime {
       const printer = this.deps.findPrinter(this.path);
       if (!printer) throw new DeviceError('DEVICE_GONE', `printer ${this.path} no longer exists`);
       const driver = this.driverOf(printer);
+      // a held job keeps no bytes in memory: they are loaded once the printer is ready
+      if (!(await this.awaitReady(work, driver))) return;
       const bytes = await work.load(controller.signal);
       job.size = bytes.length;
-      if (!(await this.awaitReady(work, driver))) return;
+      await work.beforePrepare();
       const prepared = await this.deps.prepare(this.filterInput(work, printer, bytes), controller.signal);
       if (isFinished(job.state)) return;
       this.setState(job, 'printing');

@@ -15,11 +15,13 @@ export interface SpoolEntry {
   options: PrintOptions;
 }
 
-/** A spooled job read back at start; `interrupted` when sending had begun before the restart. */
+/** A spooled job read back at start; `interrupted` when sending had begun before the restart; `attempts` how often it was taken up (rendered or sent) before. */
 export interface RecoveredEntry {
   entry: SpoolEntry;
-  data: Buffer | null;
+  /** True when the job has inline bytes on disk (read them with readData when sending). */
+  hasData: boolean;
   interrupted: boolean;
+  attempts: number;
 }
 
 /** One folder of `<jobId>.json` (+ `.data` inline bytes, `.sending` marker), all written atomically. */
@@ -39,9 +41,27 @@ export class DiskSpool {
     await writeFileAtomic(this.file(jobId, 'sending'), '');
   }
 
+  /** Counts one more time the job was taken up (before its render or send), so a job that crashes the device is not tried forever. */
+  async markStarted(jobId: string): Promise<void> {
+    await writeFileAtomic(this.file(jobId, 'started'), String(this.attempts(jobId) + 1));
+  }
+
+  /** The inline bytes of a spooled job, read when it is sent (held and queued jobs keep none in memory). */
+  async readData(jobId: string): Promise<Buffer> {
+    return fs.readFile(this.file(jobId, 'data'));
+  }
+
   /** Forgets a job (it completed or failed). */
   async remove(jobId: string): Promise<void> {
-    await Promise.all(['json', 'data', 'sending'].map((ext) => fs.rm(this.file(jobId, ext), { force: true })));
+    await Promise.all(['json', 'data', 'sending', 'started'].map((ext) => fs.rm(this.file(jobId, ext), { force: true })));
+  }
+
+  private attempts(jobId: string): number {
+    try {
+      return Number.parseInt(readFileSync(this.file(jobId, 'started'), 'utf8'), 10) || 0;
+    } catch {
+      return 0;
+    }
   }
 
   /** Every spooled job, oldest sequence first; unreadable entries are skipped and reported through `onBad`. */
@@ -51,8 +71,8 @@ export class DiskSpool {
       if (!name.endsWith('.json') || name.startsWith('.')) continue;
       try {
         const entry = JSON.parse(readFileSync(join(this.dir, name), 'utf8')) as SpoolEntry;
-        const dataFile = this.file(entry.job.jobId, 'data');
-        out.push({ entry, data: existsSync(dataFile) ? readFileSync(dataFile) : null, interrupted: existsSync(this.file(entry.job.jobId, 'sending')) });
+        const id = entry.job.jobId;
+        out.push({ entry, hasData: existsSync(this.file(id, 'data')), interrupted: existsSync(this.file(id, 'sending')), attempts: this.attempts(id) });
       } catch (err) {
         onBad(name, (err as Error).message);
       }

@@ -44,6 +44,9 @@ interface Spooled {
 }
 
 const INTERRUPTED = 'the device restarted while this job was being sent; it was not sent again, to avoid a duplicate print';
+const POISON = 'the device restarted twice in a row while working on this job; it was failed rather than tried again';
+/** A job taken up this many times before, each ended by a restart, is failed at recovery instead of replayed. */
+const MAX_ATTEMPTS = 2;
 /** The start of a job's error when it could not be stored on disk. */
 const SPOOL_WRITE_FAILED = 'the job could not be written to the spool';
 
@@ -105,14 +108,15 @@ export class Spooler {
   /** Re-queues the disk spool after a start; a job a restart interrupted mid-send follows its printer kind's rule. */
   recover(): number {
     const recovered = this.deps.spool.load((file, reason) => this.deps.logger.warn('unreadable spool entry skipped', { file, reason }));
-    for (const { entry, data, interrupted } of recovered) {
+    for (const { entry, interrupted, attempts } of recovered) {
       this.seq = Math.max(this.seq, entry.seq);
-      const restored = this.restore(entry, data);
+      const restored = this.restore(entry);
       const runtime = this.deps.runtimes.of(restored.work.job.printer);
       runtime.admit(restored.work.job);
       const printer = this.deps.findPrinter(restored.work.job.printer);
-      if (interrupted && (!printer || this.deps.kindOf(printer).interruptedJobs(printer) === 'fail')) {
-        runtime.fail(restored.work.job, new DeviceError('INTERRUPTED', INTERRUPTED));
+      const failure = attempts >= MAX_ATTEMPTS ? POISON : interrupted && (!printer || this.deps.kindOf(printer).interruptedJobs(printer) === 'fail') ? INTERRUPTED : null;
+      if (failure) {
+        runtime.fail(restored.work.job, new DeviceError('INTERRUPTED', failure));
         void restored.work.release();
       } else {
         void runtime.run(restored.work);
@@ -147,27 +151,30 @@ export class Spooler {
       cupsJobId: String(this.seq),
     };
     this.deps.store.add(job);
-    const spooled = this.spooled(job, this.seq, sub.document, sub.data, sub.options, sub.wait);
+    const spooled = this.spooled(job, this.seq, sub.document, sub.wait ? sub.data : null, sub.options, sub.wait);
     this.deps.runtimes.of(printer.path).admit(job);
     return spooled;
   }
 
-  private restore(entry: SpoolEntry, data: Buffer | null): Spooled {
+  private restore(entry: SpoolEntry): Spooled {
     const job: JobRecord = { ...entry.job, state: 'queued', errorCode: entry.job.errorCode ?? null };
     this.deps.store.add(job);
     this.onDisk.add(job.jobId);
-    return this.spooled(job, entry.seq, entry.document, data, entry.options, false);
+    return this.spooled(job, entry.seq, entry.document, null, entry.options, false);
   }
 
   private spooled(job: JobRecord, seq: number, spec: DocumentSpec, data: Buffer | null, options: Submission['options'], wait: boolean): Spooled {
     const spooled = !wait;
+    // a spooled job keeps no bytes in memory: they are read back from the spool when the job is sent
+    const inline = (): Promise<Buffer | null> => (spooled && spec.source.kind === 'inline' ? this.deps.spool.readData(job.jobId) : Promise.resolve(data));
     const work: JobWork = {
       job,
       wait,
       options,
       format: spec.format,
       controller: new AbortController(),
-      load: (signal) => this.deps.loadDocument(spec, data, signal),
+      load: async (signal) => this.deps.loadDocument(spec, await inline(), signal),
+      beforePrepare: () => (spooled ? this.deps.spool.markStarted(job.jobId) : Promise.resolve()),
       beforeSend: () => (spooled ? this.deps.spool.markSending(job.jobId) : Promise.resolve()),
       release: () => (spooled ? this.forget(job.jobId) : Promise.resolve()),
     };

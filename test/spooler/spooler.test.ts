@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { tempDir } from '../helpers/temp-dir';
-import { readdirSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DeviceError } from '../../src/errors';
 import { silentLogger } from '../../src/log';
@@ -53,7 +53,7 @@ function submission(text: string, extra: Partial<Submission> = {}): Submission {
   return { document: { source: { kind: 'inline' }, format: 'zpl', contentType: 'zpl' }, data: Buffer.from(text), title: text, source: null, wait: true, options: {}, idempotencyKey: null, ...extra };
 }
 
-function setup(spoolDir = tempDir('spool')) {
+function setup(spoolDir = tempDir('spool'), interrupted: 'resend' | 'fail' = 'fail') {
   const drivers = new Map<string, MemoryDriver>();
   const driverFor = (p: PrinterRecord) => {
     if (!drivers.has(p.path)) drivers.set(p.path, new MemoryDriver());
@@ -78,7 +78,7 @@ function setup(spoolDir = tempDir('spool')) {
     spool: new DiskSpool(spoolDir),
     runtimes,
     findPrinter,
-    kindOf: () => ({ interruptedJobs: () => 'fail' }),
+    kindOf: () => ({ interruptedJobs: () => interrupted }),
     loadDocument: async (_spec, data) => data!,
     logger: silentLogger,
   });
@@ -189,6 +189,42 @@ test('a job whose sending had begun before a restart is failed, not sent twice',
   assert.match(job.error!, /restarted while this job was being sent; it was not sent again/);
   assert.deepEqual(second.driverFor(a).delivered, []);
   open();
+});
+
+test('a label printer\'s job a restart interrupted is sent again; one in progress during two restarts in a row is failed, not replayed', async () => {
+  const gate = () => new Promise<void>(() => undefined);
+  const first = setup(tempDir('spool'), 'resend');
+  const a = first.printers.get('a')!;
+  first.driverFor(a).gate = gate();
+  const sub = await first.spooler.submit(submission('poison', { wait: false }), [a], 'a');
+  await until('the first attempt is sending', () => readdirSync(first.spoolDir).some((f) => f.endsWith('.sending')));
+
+  const second = setup(first.spoolDir, 'resend');
+  second.driverFor(a).gate = gate();
+  second.spooler.recover();
+  assert.equal(second.store.get(sub.jobs[0].jobId)!.state, 'queued', 'resent after one interruption');
+  await until('the second attempt is sending', () => second.store.get(sub.jobs[0].jobId)!.state === 'printing');
+
+  const third = setup(first.spoolDir, 'resend');
+  third.spooler.recover();
+  const job = third.store.get(sub.jobs[0].jobId)!;
+  assert.equal(job.state, 'failed');
+  assert.equal(job.errorCode, 'INTERRUPTED');
+  assert.match(job.error!, /restarted twice in a row while working on this job/);
+  assert.deepEqual(third.driverFor(a).delivered, []);
+  await until('the poison job leaves the spool', () => readdirSync(first.spoolDir).filter((f) => f.endsWith('.json')).length === 0);
+});
+
+test('a held wait:false job keeps no document bytes in memory: they are read back from the spool when it is sent', async () => {
+  const { spooler, driverFor, printers, spoolDir } = setup();
+  const a = printers.get('a')!;
+  driverFor(a).notReady = PAUSED;
+  const held = await spooler.submit(submission('from disk', { wait: false }), [a], 'a');
+  const dataFile = readdirSync(spoolDir).find((f) => f.endsWith('.data'))!;
+  writeFileSync(join(spoolDir, dataFile), 'changed on disk');
+  driverFor(a).notReady = null;
+  await until('the held job completes', () => held.jobs[0].state === 'completed');
+  assert.deepEqual(driverFor(a).delivered, ['changed on disk']);
 });
 
 test('a delivery the printer reports as pending but without its job id completes rather than staying printing', async () => {
