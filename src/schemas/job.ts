@@ -2,7 +2,10 @@
 import { Type, type Static } from '@sinclair/typebox';
 
 /** Job states (seed 2.3). */
-export const JobStateSchema = Type.Union([Type.Literal('queued'), Type.Literal('printing'), Type.Literal('completed'), Type.Literal('failed')]);
+export const JobStateSchema = Type.Union([Type.Literal('queued'), Type.Literal('printing'), Type.Literal('completed'), Type.Literal('failed')], {
+  description:
+    '`completed` means every byte was accepted by the printer\'s connection (TCP or USB), or the IPP printer reports the job completed; it does not mean a label printer has printed it (see events.md `job.printed`).',
+});
 /** A job state. */
 export type JobState = Static<typeof JobStateSchema>;
 
