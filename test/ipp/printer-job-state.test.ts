@@ -6,14 +6,9 @@ import { readdirSync } from 'node:fs';
 import { silentLogger } from '../../src/log';
 import type { DeliveryResult, PreflightOutcome, PrinterDriver, PrinterJobState } from '../../src/kinds/printer-driver';
 import type { PrinterRecord } from '../../src/printers/registry';
-import { DiskSpool } from '../../src/spooler/disk-spool';
-import { JobStore } from '../../src/spooler/job-store';
 import type { Submission } from '../../src/http/print-request';
-import { Spooler } from '../../src/spooler/spooler';
-import { PrinterRuntimes } from '../../src/printers/printer-runtimes';
-import { createFilters } from '../../src/filters/filters';
-import { EventBus } from '../../src/events/event-bus';
 import { tempDir } from '../helpers/temp-dir';
+import { spoolerHarness } from '../helpers/spooler-harness';
 
 /** A printer that accepts each job with job-id 41, 42, … and reports whatever `state` says (or never answers). */
 class PrinterSideDriver implements PrinterDriver {
@@ -44,29 +39,7 @@ const office: PrinterRecord = { path: 'office', id: 'OFFICE01', tags: [], discov
 function setup(now?: () => number) {
   const driver = new PrinterSideDriver();
   const spoolDir = tempDir('ipp-spool');
-  const store = new JobStore({ retentionMs: 3_600_000, maxRecords: 10_000 });
-  const findPrinter = (path: string) => (path === office.path ? office : null);
-  const runtimes = new PrinterRuntimes({
-    findPrinter,
-    openDriver: () => driver,
-    languageOf: (p) => (p.content === 'pdf' ? 'document' : p.content === 'zpl' ? 'zpl' : 'escpos'),
-    prepare: createFilters(null),
-    bus: new EventBus(silentLogger),
-    logger: silentLogger,
-    holdRetryMs: 10,
-    maxHoldMs: 60_000,
-    now: now ?? Date.now,
-  });
-  const spooler = new Spooler({
-    store,
-    spool: new DiskSpool(spoolDir),
-    runtimes,
-    findPrinter,
-    kindOf: () => ({ interruptedJobs: () => 'fail' }),
-    loadDocument: async (_spec, data) => data!,
-    logger: silentLogger,
-    ...(now ? { now } : {}),
-  });
+  const { spooler } = spoolerHarness({ spoolDir, findPrinter: (path) => (path === office.path ? office : null), openDriver: () => driver, now });
   return { spooler, driver, spoolDir };
 }
 

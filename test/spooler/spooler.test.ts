@@ -8,14 +8,9 @@ import { DeviceError } from '../../src/errors';
 import { silentLogger } from '../../src/log';
 import type { DeliveryResult, PreflightOutcome, PreparedDocument, PrinterDriver, Readiness } from '../../src/kinds/printer-driver';
 import type { PrinterRecord } from '../../src/printers/registry';
-import { DiskSpool } from '../../src/spooler/disk-spool';
-import { JobStore } from '../../src/spooler/job-store';
 import type { Submission } from '../../src/http/print-request';
-import { Spooler } from '../../src/spooler/spooler';
-import { PrinterRuntimes } from '../../src/printers/printer-runtimes';
-import { createFilters } from '../../src/filters/filters';
-import { EventBus } from '../../src/events/event-bus';
 import { until } from '../helpers/until';
+import { spoolerHarness } from '../helpers/spooler-harness';
 
 const PAUSED: Readiness = { ready: false, paperOut: false, paused: true, headOpen: false, ribbonOut: false, errors: ['Printer is paused'] };
 
@@ -60,28 +55,7 @@ function setup(spoolDir = tempDir('spool'), interrupted: 'resend' | 'fail' = 'fa
     return drivers.get(p.path)!;
   };
   const printers = new Map(['a', 'b'].map((n) => [n, printer(n)]));
-  const store = new JobStore({ retentionMs: 3_600_000, maxRecords: 10_000 });
-  const findPrinter = (path: string) => printers.get(path) ?? null;
-  const runtimes = new PrinterRuntimes({
-    findPrinter,
-    openDriver: driverFor,
-    languageOf: (p) => (p.content === 'pdf' ? 'document' : p.content === 'zpl' ? 'zpl' : 'escpos'),
-    prepare: createFilters(null),
-    bus: new EventBus(silentLogger),
-    logger: silentLogger,
-    holdRetryMs: 10,
-    maxHoldMs: 60_000,
-    now: Date.now,
-  });
-  const spooler = new Spooler({
-    store,
-    spool: new DiskSpool(spoolDir),
-    runtimes,
-    findPrinter,
-    kindOf: () => ({ interruptedJobs: () => interrupted }),
-    loadDocument: async (_spec, data) => data!,
-    logger: silentLogger,
-  });
+  const { spooler, store } = spoolerHarness({ spoolDir, findPrinter: (path) => printers.get(path) ?? null, openDriver: driverFor, interrupted });
   return { spooler, store, driverFor, printers, spoolDir };
 }
 

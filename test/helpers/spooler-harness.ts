@@ -1,0 +1,48 @@
+// A spooler over printer runtimes with drivers the test provides, no renderer, and a short hold retry.
+import { EventBus } from '../../src/events/event-bus';
+import { createFilters } from '../../src/filters/filters';
+import type { PrinterDriver } from '../../src/kinds/printer-driver';
+import { silentLogger } from '../../src/log';
+import { PrinterRuntimes } from '../../src/printers/printer-runtimes';
+import type { PrinterRecord } from '../../src/schemas/printer';
+import { DiskSpool } from '../../src/spooler/disk-spool';
+import { JobStore } from '../../src/spooler/job-store';
+import { Spooler } from '../../src/spooler/spooler';
+
+/** What the harness is built from: the printers, their drivers, the spool folder, the restart rule, the clock. */
+export interface HarnessOptions {
+  spoolDir: string;
+  findPrinter: (path: string) => PrinterRecord | null;
+  openDriver: (printer: PrinterRecord) => PrinterDriver;
+  interrupted?: 'resend' | 'fail';
+  now?: () => number;
+}
+
+/** A spooler, its job store and its event bus. */
+export function spoolerHarness(options: HarnessOptions): { spooler: Spooler; store: JobStore; bus: EventBus } {
+  const now = options.now ?? Date.now;
+  const bus = new EventBus(silentLogger);
+  const runtimes = new PrinterRuntimes({
+    findPrinter: options.findPrinter,
+    openDriver: options.openDriver,
+    languageOf: (p) => (p.content === 'pdf' ? 'document' : p.content === 'zpl' ? 'zpl' : 'escpos'),
+    prepare: createFilters(null),
+    bus,
+    logger: silentLogger,
+    holdRetryMs: 10,
+    maxHoldMs: 60_000,
+    now,
+  });
+  const store = new JobStore({ retentionMs: 3_600_000, maxRecords: 10_000 });
+  const spooler = new Spooler({
+    store,
+    spool: new DiskSpool(options.spoolDir),
+    runtimes,
+    findPrinter: options.findPrinter,
+    kindOf: () => ({ interruptedJobs: () => options.interrupted ?? 'fail' }),
+    loadDocument: async (_spec, data) => data!,
+    logger: silentLogger,
+    now,
+  });
+  return { spooler, store, bus };
+}
