@@ -3,7 +3,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
-import { silentLogger } from '../../src/log';
 import type { DeliveryResult, PreflightOutcome, PrinterDriver, PrinterJobState } from '../../src/kinds/printer-driver';
 import type { PrinterRecord } from '../../src/printers/registry';
 import type { Submission } from '../../src/http/print-request';

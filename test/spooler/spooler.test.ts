@@ -5,7 +5,6 @@ import { tempDir } from '../helpers/temp-dir';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DeviceError } from '../../src/errors';
-import { silentLogger } from '../../src/log';
 import type { DeliveryResult, PreflightOutcome, PreparedDocument, PrinterDriver, Readiness } from '../../src/kinds/printer-driver';
 import type { PrinterRecord } from '../../src/printers/registry';
 import type { Submission } from '../../src/http/print-request';
