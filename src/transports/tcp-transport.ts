@@ -35,9 +35,13 @@ export class TcpTransport implements Transport {
     try {
       await this.writeAll(socket, data, repeat, signal);
       await this.finish(socket, total);
-      return { bytes: total };
-    } finally {
       socket.destroy();
+      return { bytes: total };
+    } catch (err) {
+      // a failed or cancelled send aborts the connection (RST): a graceful close would leave the kernel holding the
+      // unsent bytes for a printer that stopped reading, and the connection open on both sides for minutes
+      socket.resetAndDestroy();
+      throw err;
     }
   }
 

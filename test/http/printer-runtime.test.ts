@@ -6,6 +6,7 @@ import { ZplPrinterEmulator } from '../fixtures/zebra-tcp-printer';
 import { boxedPagePdf } from '../fixtures/pdf/hostile-pdf';
 import { startInProcess, type InProcessDaemon } from '../helpers/in-process-daemon';
 import { until } from '../helpers/until';
+import { connectionsTo } from '../helpers/tcp-sockets';
 import type { Render } from '../../src/filters/filters';
 
 let d: InProcessDaemon;
@@ -106,6 +107,26 @@ test('pageRange "5-3" is a 400 naming the option, and nothing is printed or rend
     assert.match(res.body.result.content.message, /options\.pageRange "5-3"/);
     assert.equal(renders, before);
     assert.equal(emulator.jobs().length, 0);
+  } finally {
+    await emulator.stop();
+  }
+});
+
+test('cancelling a job stuck on a printer that accepts but never reads closes every connection the job opened', async () => {
+  const emulator = new ZplPrinterEmulator();
+  const path = await addZpl(emulator);
+  const port = Number(/_(\d+)$/.exec(path)![1]);
+  try {
+    emulator.stall = true;
+    const label = `^XA^FO10,10^FD${'x'.repeat(16 * 1024 * 1024)}^FS^XZ`;
+    const queued = await d.api('POST', `/print/${path}`, { body: { content: label, contentType: 'zpl', wait: false } });
+    assert.equal(queued.status, 201);
+    const jobId = queued.body.result.content.jobId;
+    await until('the job is stuck sending', async () => (await d.api('GET', `/jobs/${jobId}`)).body.result.content.state === 'printing' && emulator.receiving() > 4096);
+    const canceled = await d.api('DELETE', `/jobs/${jobId}`);
+    assert.equal(canceled.body.result.content.state, 'failed');
+    assert.equal(canceled.body.result.content.errorCode, 'CANCELED');
+    await until('the device holds no connection to the printer', () => connectionsTo(port) === 0);
   } finally {
     await emulator.stop();
   }

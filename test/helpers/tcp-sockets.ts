@@ -1,0 +1,24 @@
+// Counts this machine's TCP connections to a port from the kernel's tables (what `ss` reads), for leak checks.
+import { readFileSync } from 'node:fs';
+
+/** TCP states that still hold a connection (all but TIME_WAIT 06, CLOSE 07 and LISTEN 0A), as /proc/net/tcp writes them. */
+const HELD = new Set(['01', '02', '03', '04', '05', '08', '09', '0B']);
+
+/** Connections whose remote port is `port`, in a state that still holds them open (established, closing...). */
+export function connectionsTo(port: number): number {
+  const hex = port.toString(16).toUpperCase().padStart(4, '0');
+  let count = 0;
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text = '';
+    try {
+      text = readFileSync(table, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      if (fields.length > 3 && fields[2].endsWith(`:${hex}`) && HELD.has(fields[3])) count += 1;
+    }
+  }
+  return count;
+}
