@@ -59,6 +59,8 @@ export interface DaemonHardware {
 }
 
 const HOUR_MS = 3_600_000;
+/** Jobs waiting or printing at once, across printers: queued jobs hold no document bytes in memory, about 2 KiB each. */
+const MAX_UNFINISHED_JOBS = 1000;
 
 /** Starts the daemon; `announce` receives the lines meant for stdout (listening addresses, the new key). */
 export async function startDaemon(options: DaemonOptions, logger: Logger, announce: (line: string) => void, hardware: DaemonHardware): Promise<RunningDaemon> {
@@ -111,6 +113,7 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
     kindOf,
     loadDocument: documentLoader(() => ({ timeoutMs: 30_000, maxRedirects: 5, maxBytes: settings.value.maxBodyBytes }), roots),
     logger,
+    maxUnfinished: MAX_UNFINISHED_JOBS,
   });
   await startDiscovery(registry, sources, warnings);
   const recovered = spooler.recover();

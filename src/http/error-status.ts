@@ -25,6 +25,7 @@ export const ERROR_STATUS: Record<ErrorCode, HttpError> = {
   PRINT_FAILED,
   PRINTER_NOT_READY: { status: 503, message: 'Printer is not ready' },
   SPOOL_FAILED: { status: 507, message: 'Device cannot store the job' },
+  QUEUE_FULL: { status: 503, message: 'Device is busy' },
   SPOOL_WRITE: { status: 507, message: 'Device cannot store the job' },
   NOT_READY: { status: 503, message: 'Printer is not ready' },
   CONNECT_REFUSED: PRINT_FAILED,

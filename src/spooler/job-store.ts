@@ -42,6 +42,13 @@ export class JobStore {
     return [...this.jobs.values()].reverse();
   }
 
+  /** How many retained jobs are queued or printing. */
+  unfinished(): number {
+    let count = 0;
+    for (const job of this.jobs.values()) if (!isFinished(job.state)) count += 1;
+    return count;
+  }
+
   /** Jobs a live idempotency key created, or undefined. */
   byKey(key: string): JobRecord[] | undefined {
     const entry = this.keys.get(key);

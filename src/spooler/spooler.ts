@@ -1,6 +1,6 @@
 // The spooler: job records, idempotency and the disk spool; each job runs in its printer's runtime.
 import { randomBytes } from 'node:crypto';
-import { DeviceError } from '../errors';
+import { AppError, DeviceError } from '../errors';
 import type { PrinterKind } from '../kinds/printer-kind';
 import type { Logger } from '../log';
 import type { PrinterRuntimes } from '../printers/printer-runtimes';
@@ -24,6 +24,8 @@ export interface SpoolerDeps {
   /** Loads a document's bytes (inline data, a URL fetch, an allowed file). */
   loadDocument: (spec: DocumentSpec, data: Buffer | null, signal: AbortSignal) => Promise<Buffer>;
   logger: Logger;
+  /** Most jobs that may wait or run at once across every printer; a submission beyond it is refused (QUEUE_FULL, 503). */
+  maxUnfinished: number;
   now?: () => number;
 }
 
@@ -69,6 +71,7 @@ export class Spooler {
   async submit(sub: Submission, printers: PrinterRecord[], target: string): Promise<SubmitOutcome> {
     const replayed = sub.idempotencyKey ? this.deps.store.byKey(sub.idempotencyKey) : undefined;
     if (replayed) return { jobs: replayed, replay: true, notReady: new Map() };
+    this.checkRoom(printers.length);
     const created = printers.map((printer) => this.create(sub, printer, target));
     if (sub.idempotencyKey) this.deps.store.remember(sub.idempotencyKey, created.map((c) => c.work.job.jobId));
     // queue places are taken now, in submission order; a spooled job starts only once it is on disk
@@ -131,6 +134,14 @@ export class Spooler {
    */
   async close(graceMs: number): Promise<void> {
     await this.deps.runtimes.close(graceMs, (work) => this.onDisk.has(work.job.jobId));
+  }
+
+  /** Throws QUEUE_FULL when `more` jobs would take the unfinished ones past the limit. */
+  private checkRoom(more: number): void {
+    const unfinished = this.deps.store.unfinished();
+    if (unfinished + more > this.deps.maxUnfinished) {
+      throw new AppError('QUEUE_FULL', `the device already has ${unfinished} jobs waiting or printing (at most ${this.deps.maxUnfinished}); try again once some have ended`, { headers: { 'Retry-After': '5' } });
+    }
   }
 
   private create(sub: Submission, printer: PrinterRecord, target: string): Spooled {

@@ -15,6 +15,8 @@ export interface HarnessOptions {
   findPrinter: (path: string) => PrinterRecord | null;
   openDriver: (printer: PrinterRecord) => PrinterDriver;
   interrupted?: 'resend' | 'fail';
+  /** Most unfinished jobs at once (default 1000). */
+  maxUnfinished?: number;
   now?: () => number;
 }
 
@@ -42,6 +44,7 @@ export function spoolerHarness(options: HarnessOptions): { spooler: Spooler; sto
     kindOf: () => ({ interruptedJobs: () => options.interrupted ?? 'fail' }),
     loadDocument: async (_spec, data) => data!,
     logger: silentLogger,
+    maxUnfinished: options.maxUnfinished ?? 1000,
     now,
   });
   return { spooler, store, bus };

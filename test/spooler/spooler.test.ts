@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { tempDir } from '../helpers/temp-dir';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DeviceError } from '../../src/errors';
+import { AppError, DeviceError } from '../../src/errors';
 import type { DeliveryResult, PreflightOutcome, PreparedDocument, PrinterDriver, Readiness } from '../../src/kinds/printer-driver';
 import type { PrinterRecord } from '../../src/printers/registry';
 import type { Submission } from '../../src/http/print-request';
@@ -198,6 +198,22 @@ test('a held wait:false job keeps no document bytes in memory: they are read bac
   driverFor(a).notReady = null;
   await until('the held job completes', () => held.jobs[0].state === 'completed');
   assert.deepEqual(driverFor(a).delivered, ['changed on disk']);
+});
+
+test('beyond the limit of unfinished jobs a submission is refused with QUEUE_FULL, and accepted again once jobs end', async () => {
+  const printers = new Map([['a', printer('a')]]);
+  const driver = new MemoryDriver();
+  driver.notReady = PAUSED;
+  const { spooler, store } = spoolerHarness({ spoolDir: tempDir('spool'), findPrinter: (path) => printers.get(path) ?? null, openDriver: () => driver, maxUnfinished: 2 });
+  const a = printers.get('a')!;
+  await spooler.submit(submission('1', { wait: false }), [a], 'a');
+  await spooler.submit(submission('2', { wait: false }), [a], 'a');
+  await assert.rejects(spooler.submit(submission('3', { wait: false }), [a], 'a'), (err: AppError) => err.code === 'QUEUE_FULL' && /2 jobs waiting or printing/.test(err.message));
+  assert.equal(store.list().length, 2, 'the refused job left no record');
+  driver.notReady = null;
+  await until('the held jobs end', () => store.unfinished() === 0);
+  const accepted = await spooler.submit(submission('4'), [a], 'a');
+  assert.equal(accepted.jobs[0].state, 'completed');
 });
 
 test('a delivery the printer reports as pending but without its job id completes rather than staying printing', async () => {
