@@ -1,0 +1,56 @@
+// One request cannot push the daemon's memory up: 256 KiB of ZPL with copies 9999 streams 2.6 GB to the printer
+// while the daemon's peak RSS stays under 256 MiB (it used to build one 2.5 GB buffer and be OOM-killed, then replay
+// the spooled job at every restart). The daemon runs in a memory cgroup, so a regression kills it, not the machine.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startDaemon, type DaemonHandle } from '../helpers/daemon-process';
+import { until } from '../helpers/until';
+import { ZplPrinterEmulator } from '../fixtures/zebra-tcp-printer';
+
+const LIMIT = 256 * 1024 * 1024;
+const CGROUP = join('/sys/fs/cgroup/memory', `printproxyd-test-${process.pid}`);
+
+let d: DaemonHandle;
+let emulator: ZplPrinterEmulator;
+let path: string;
+
+/** Peak resident set of a process, in bytes (VmHWM). */
+function peakRss(pid: number): number {
+  const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  assert.ok(kb, 'VmHWM is readable');
+  return Number(kb[1]) * 1024;
+}
+
+before(async () => {
+  d = await startDaemon();
+  // a cgroup v1 memory controller caps the daemon at twice the bound: a daemon that holds the copies dies here
+  mkdirSync(CGROUP);
+  writeFileSync(join(CGROUP, 'memory.limit_in_bytes'), String(2 * LIMIT));
+  writeFileSync(join(CGROUP, 'cgroup.procs'), String(d.proc.pid));
+  emulator = new ZplPrinterEmulator();
+  emulator.discard = true;
+  const port = await emulator.start();
+  const res = await d.api('POST', '/printers', { body: { connection: { type: 'network', host: '127.0.0.1', port, protocol: 'tcp' }, content: 'zpl' } });
+  path = res.body.result.content.path;
+});
+after(async () => {
+  await d.stop();
+  await emulator.stop();
+  rmdirSync(CGROUP);
+});
+
+test('256 KiB of ZPL with copies 9999 streams every copy to the printer with the daemon under 256 MiB of RSS', async () => {
+  const label = `^XA^FO10,10^FD${'x'.repeat(256 * 1024 - 20)}^FS^XZ`;
+  assert.equal(label.length, 256 * 1024);
+  const queued = await d.api('POST', `/print/${path}`, { body: { content: label, contentType: 'zpl', wait: false, options: { copies: 9999 } } });
+  assert.equal(queued.status, 201, JSON.stringify(queued.body));
+  const jobId = queued.body.result.content.jobId;
+  await until('the job ends', async () => ['completed', 'failed'].includes((await d.api('GET', `/jobs/${jobId}`)).body.result.content.state), 300_000);
+  const job = (await d.api('GET', `/jobs/${jobId}`)).body.result.content;
+  assert.equal(job.state, 'completed', job.error);
+  assert.equal(emulator.bytesReceived >= label.length * 9999, true, `${emulator.bytesReceived} bytes reached the printer`);
+  const peak = peakRss(d.proc.pid!);
+  assert.ok(peak < LIMIT, `peak RSS ${(peak / 1048576).toFixed(1)} MiB`);
+});
