@@ -6,6 +6,7 @@ import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import { join } from 'node:path';
+import { until } from '../helpers/until';
 import { startDaemon, tempDataDir } from '../helpers/daemon-process';
 
 test('a restart with the same data dir keeps printers, tags, settings, shares, extensions and the key', async () => {
@@ -53,7 +54,7 @@ test('SIGKILL in the middle of a settings write loop leaves a complete, valid st
       written += 1;
     }
   })();
-  while (written < 40) await new Promise((r) => setTimeout(r, 5));
+  await until('40 settings writes answered', () => written >= 40);
   await first.stop('SIGKILL');
   stop = true;
   await loop;
@@ -177,12 +178,9 @@ test('HTTPS answers with a self-signed certificate generated on first start and 
       req.end();
     });
   const httpsPort = async (d: typeof first) => {
-    for (let i = 0; i < 100; i += 1) {
-      const m = /listening on https:\/\/[^:]+:(\d+)/.exec(d.stdout());
-      if (m) return Number(m[1]);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error('no HTTPS listener announced');
+    const announced = () => /listening on https:\/\/[^:]+:(\d+)/.exec(d.stdout());
+    await until('the HTTPS listener is announced', () => announced() !== null);
+    return Number(announced()![1]);
   };
   const port1 = await httpsPort(first);
   const before = await fingerprint(port1);

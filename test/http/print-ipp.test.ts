@@ -230,12 +230,10 @@ test('a printer reporting media-empty shows it in status and statusReasons', asy
     const added = await d.api('POST', '/printers', { body: { connection: { type: 'network', host: '127.0.0.1', port: faulty.port, protocol: 'ipp' } } });
     const faultyPath = added.body.result.content.path;
     await d.api('POST', `/print/${faultyPath}`, { body: { content: pdf(), contentType: 'pdf_base64' } });
-    let p: any;
-    for (let i = 0; i < 50; i += 1) {
-      p = (await d.api('GET', `/printers/${faultyPath}`)).body.result.content;
-      if (p.statusReasons.length > 0) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    const p = await until('the printer reports a reason', 10_000, async () => {
+      const printer = (await d.api('GET', `/printers/${faultyPath}`)).body.result.content;
+      return printer.statusReasons.length > 0 && printer;
+    });
     assert.equal(p.status, 'error');
     assert.deepEqual(p.statusReasons, ['media-empty-report']);
   } finally {
@@ -252,12 +250,10 @@ test('a printer that went away fails the job with a clear error and reads offlin
   const res = await d.api('POST', `/print/${goneePath}`, { body: { content: pdf(), contentType: 'pdf_base64' } });
   assert.equal(res.status, 502);
   assert.match(res.body.result.content.error, /^ipp ipp:\/\/127\.0\.0\.1:\d+\/ipp\/print: connection refused$/);
-  let p: any;
-  for (let i = 0; i < 30; i += 1) {
-    p = (await d.api('GET', `/printers/${goneePath}`)).body.result.content;
-    if (p.status === 'offline') break;
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  const p = await until('the printer reads offline', 10_000, async () => {
+    const printer = (await d.api('GET', `/printers/${goneePath}`)).body.result.content;
+    return printer.status === 'offline' && printer;
+  });
   assert.equal(p.status, 'offline');
 });
 

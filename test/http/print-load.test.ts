@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startDaemon, tempDataDir, type DaemonHandle } from '../helpers/daemon-process';
+import { until } from '../helpers/until';
 import { ZplPrinterEmulator } from '../fixtures/zebra-tcp-printer';
 
 async function addEmulatedPrinter(d: DaemonHandle, emulator: ZplPrinterEmulator): Promise<string> {
@@ -33,7 +34,8 @@ test('500 concurrent jobs over 5 printers with random wait arrive exactly once, 
     for (const a of answers) assert.equal(a.res.status, a.wait ? 200 : 201, JSON.stringify(a.res.body));
     const perPrinter = paths.map((_, i) => answers.filter((a) => a.printer === i));
     await Promise.all(emulators.map((e, i) => e.waitForJobs(perPrinter[i].length, 20_000)));
-    await new Promise((r) => setTimeout(r, 200));
+    // once every record is completed the device sends nothing more: a duplicate would already be at its printer
+    await until('every job record is completed', async () => (await d.api('GET', '/jobs')).body.result.content.every((j: { state: string }) => j.state === 'completed'));
     for (const [i, emulator] of emulators.entries()) {
       const printed = emulator.jobs().map((j) => j.toString());
       // the spooler's sequence number (cupsJobId) is the order it accepted the jobs in
@@ -66,7 +68,10 @@ test('SIGKILL with 50 wait:false jobs queued to a paused printer: after restart 
   const second = await startDaemon({ dataDir });
   try {
     await emulator.waitForJobs(50, 20_000);
-    await new Promise((r) => setTimeout(r, 300));
+    await until('the 50 recovered jobs are completed', async () => {
+      const jobs = (await second.api('GET', '/jobs')).body.result.content as Array<{ state: string }>;
+      return jobs.length === 50 && jobs.every((j) => j.state === 'completed');
+    });
     assert.deepEqual(emulator.jobs().map((j) => j.toString()), Array.from({ length: 50 }, (_, n) => label(n)));
   } finally {
     await second.stop();

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { until } from '../helpers/until';
 import { startDaemon, type DaemonHandle } from '../helpers/daemon-process';
 import { ZplPrinterEmulator } from '../fixtures/zebra-tcp-printer';
 
@@ -371,21 +372,14 @@ describe('errors and jobs', () => {
   });
 });
 
-async function pollJob(jobId: string, until: (job: any) => boolean): Promise<any> {
-  for (let i = 0; i < 100; i += 1) {
-    const job = (await d.api('GET', `/jobs/${jobId}`)).body.result.content;
-    if (until(job)) return job;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`job ${jobId} did not reach the expected state`);
+async function pollJob(jobId: string, wanted: (job: any) => boolean): Promise<any> {
+  let job: any;
+  await until(`job ${jobId} reaches the expected state`, async () => wanted((job = (await d.api('GET', `/jobs/${jobId}`)).body.result.content)));
+  return job;
 }
 
-async function pollPrinter(path: string, until: (printer: any) => boolean): Promise<any> {
+async function pollPrinter(path: string, wanted: (printer: any) => boolean): Promise<any> {
   let last: any;
-  for (let i = 0; i < 60; i += 1) {
-    last = (await d.api('GET', `/printers/${path}`)).body.result.content;
-    if (until(last)) return last;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await until(`printer ${path} reaches the expected status`, async () => wanted((last = (await d.api('GET', `/printers/${path}`)).body.result.content)));
   return last;
 }

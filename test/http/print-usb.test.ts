@@ -94,7 +94,7 @@ test('unplugged in the middle of a job: failed with a clear error; re-plugged: s
 
   zebra.disconnectAfterBytes = 0;
   bus.attach(zebra);
-  await new Promise((r) => setTimeout(r, 50));
+  await until('the re-plugged printer is listed again', async () => (await d.api('GET', '/printers/usb_sn_D4J201234')).status === 200);
   const back = await printer('usb_sn_D4J201234');
   assert.deepEqual(back.tags, ['shipping']);
   const again = await d.api('POST', '/print/tag_shipping', { body: { content: '^XA^FDback^FS^XZ', contentType: 'zpl' } });

@@ -5,6 +5,7 @@ import { silentLogger } from '../../src/log';
 import { IppDriver } from '../../src/kinds/ipp/ipp-driver';
 import type { PreparedDocument } from '../../src/kinds/printer-driver';
 import { buildTestPagePdf } from '../../src/kinds/ipp/test-page-pdf';
+import { until } from '../helpers/until';
 import { HOLD_UNTIL_RELEASED, IppEverywherePrinter, withHeldPrinter } from '../fixtures/ipp-everywhere';
 
 let printer: IppEverywherePrinter;
@@ -28,13 +29,14 @@ const doc = (title: string): PreparedDocument => ({
 });
 
 async function stateUntil(d: IppDriver, jobId: string, wanted: string): Promise<{ state: string; error: string | null }> {
-  const deadline = Date.now() + 5000;
-  for (;;) {
-    const state = await d.jobState(jobId);
-    if (state.state === wanted || Date.now() > deadline) return state;
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  let last = await d.jobState(jobId);
+  await until(`job ${jobId} is ${wanted} at the printer`, async () => (last = await d.jobState(jobId)).state === wanted);
+  return last;
 }
+
+/** How often the printer's log says `what` (ippeveprinter -v logs each operation and its status). */
+const count = (log: string, what: RegExp) => log.split('\n').filter((line) => what.test(line)).length;
+const BUSY = /Print-Job server-error-busy/;
 
 test('deliver resolves as soon as the printer accepts the job, with its job-id, while the printer still processes it', async () => {
   const d = driver();
@@ -46,8 +48,9 @@ test('deliver resolves as soon as the printer accepts the job, with its job-id, 
   assert.deepEqual(await stateUntil(d, result.printerJobId!, 'printing'), { state: 'printing', error: null });
 
   // a second job meets server-error-busy until the first one is done, and is retried rather than failed
+  const busyBefore = count(printer.log, BUSY);
   const second = d.deliver(doc('Second'), new AbortController().signal);
-  await new Promise((r) => setTimeout(r, 500));
+  await until('the printer turned the second job away as busy', () => count(printer.log, BUSY) > busyBefore);
   printer.release();
   assert.deepEqual(await stateUntil(d, result.printerJobId!, 'completed'), { state: 'completed', error: null });
   const secondResult = await second;
@@ -61,7 +64,8 @@ test('an abort after acceptance cancels the job at the printer (Cancel-Job)', as
     const controller = new AbortController();
     const result = await d.deliver(doc('Unwanted'), controller.signal);
     controller.abort();
-    // ippeveprinter lets the running command finish, then marks the job canceled
+    // ippeveprinter lets the running command finish, then marks the job canceled: release only once it took the cancel
+    await until('the printer accepted Cancel-Job', () => /Cancel-Job successful-ok/.test(held.log));
     held.release();
     const state = await stateUntil(d, result.printerJobId!, 'failed');
     assert.equal(state.state, 'failed');
@@ -75,7 +79,7 @@ test('an abort while the printer answers busy stops the retries with Canceled', 
     await d.deliver(doc('Blocking'), new AbortController().signal);
     const controller = new AbortController();
     const waiting = d.deliver(doc('Waiting'), controller.signal);
-    await new Promise((r) => setTimeout(r, 300));
+    await until('the printer answered busy', () => BUSY.test(held.log));
     controller.abort();
     await assert.rejects(waiting, (err: Error & { code?: string }) => err.code === 'CANCELED');
   });

@@ -8,6 +8,7 @@ import type { PrinterRecord } from '../../src/printers/registry';
 import type { Submission } from '../../src/http/print-request';
 import { tempDir } from '../helpers/temp-dir';
 import { spoolerHarness } from '../helpers/spooler-harness';
+import { until } from '../helpers/until';
 
 /** A printer that accepts each job with job-id 41, 42, … and reports whatever `state` says (or never answers). */
 class PrinterSideDriver implements PrinterDriver {
@@ -46,20 +47,11 @@ function submission(wait: boolean): Submission {
   return { document: { source: { kind: 'inline' }, format: 'pdf', contentType: 'pdf_base64' }, data: Buffer.from('%PDF-1.4'), title: 'Report', source: null, wait, options: {}, idempotencyKey: null };
 }
 
-/** Resolves once `probe` is true (checked every 5 ms), failing after 2 s. */
-async function until(probe: () => boolean | Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 2000;
-  while (!(await probe())) {
-    if (Date.now() > deadline) assert.fail('condition not met within 2 s');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
 test('cupsJobId is the printer job-id from acceptance, and each GET reads the state live until the job ends', async () => {
   const { spooler, driver } = setup();
   const { jobs } = await spooler.submit(submission(false), [office], 'office');
   const jobId = jobs[0].jobId;
-  await until(async () => (await spooler.get(jobId))?.cupsJobId === '41');
+  await until('the printer accepted the job as 41', async () => (await spooler.get(jobId))?.cupsJobId === '41');
   const reads = driver.reads;
   assert.equal((await spooler.get(jobId))?.state, 'printing');
   driver.state = { state: 'queued', error: null };
@@ -77,7 +69,7 @@ test('cupsJobId is the printer job-id from acceptance, and each GET reads the st
 test('a printer that does not answer: GET answers the last known state within the 1 s budget; concurrent GETs share one read', async () => {
   const { spooler, driver } = setup();
   const { jobs } = await spooler.submit(submission(false), [office], 'office');
-  await until(async () => (await spooler.get(jobs[0].jobId))?.cupsJobId === '41');
+  await until('the printer accepted the job as 41', async () => (await spooler.get(jobs[0].jobId))?.cupsJobId === '41');
   driver.silent = true;
   const reads = driver.reads;
   // the silent driver never answers: an answer at all shows the reads are bounded by the budget
@@ -89,7 +81,7 @@ test('a printer that does not answer: GET answers the last known state within th
 test('a read that fails (printer unreachable) leaves the last known state', async () => {
   const { spooler, driver } = setup();
   const { jobs } = await spooler.submit(submission(false), [office], 'office');
-  await until(async () => (await spooler.get(jobs[0].jobId))?.cupsJobId === '41');
+  await until('the printer accepted the job as 41', async () => (await spooler.get(jobs[0].jobId))?.cupsJobId === '41');
   driver.jobState = () => Promise.reject(new Error('connection refused'));
   const job = await spooler.get(jobs[0].jobId);
   assert.equal(job?.state, 'printing');
@@ -99,7 +91,7 @@ test('a read that fails (printer unreachable) leaves the last known state', asyn
 test('wait:true answers once the printer reports the job ended: completed, or failed with the printer\'s error', async () => {
   const { spooler, driver } = setup();
   const submitted = spooler.submit(submission(true), [office], 'office');
-  await until(() => driver.reads >= 1);
+  await until('the printer was asked for the job state', () => driver.reads >= 1);
   // the printer still reports printing: an answer now would say so, not completed
   driver.state = { state: 'completed', error: null };
   const { jobs } = await submitted;
@@ -125,7 +117,7 @@ test('wait:true is bounded: a job still printing after the wait answers printing
 test('canceling a job the printer holds aborts the delivery signal (the IPP driver sends Cancel-Job)', async () => {
   const { spooler, driver } = setup();
   const { jobs } = await spooler.submit(submission(false), [office], 'office');
-  await until(async () => (await spooler.get(jobs[0].jobId))?.cupsJobId === '41');
+  await until('the printer accepted the job as 41', async () => (await spooler.get(jobs[0].jobId))?.cupsJobId === '41');
   assert.equal(driver.signals[0].aborted, false);
   const canceled = spooler.cancel(jobs[0].jobId);
   assert.equal(canceled?.state, 'failed');
@@ -139,6 +131,6 @@ test('canceling a job the printer holds aborts the delivery signal (the IPP driv
 test('a wait:false job leaves the disk spool once the printer accepted it (a restart does not send it twice)', async () => {
   const { spooler, spoolDir } = setup();
   const { jobs } = await spooler.submit(submission(false), [office], 'office');
-  await until(async () => (await spooler.get(jobs[0].jobId))?.cupsJobId === '41');
-  await until(() => readdirSync(spoolDir).length === 0);
+  await until('the printer accepted the job as 41', async () => (await spooler.get(jobs[0].jobId))?.cupsJobId === '41');
+  await until('the spool is empty', () => readdirSync(spoolDir).length === 0);
 });

@@ -20,7 +20,9 @@ class MemoryDriver implements PrinterDriver {
   gate: Promise<void> | null = null;
   /** What deliver reports beyond the byte count (a printer that holds the job, with or without its id). */
   result: Partial<DeliveryResult> = {};
+  preflights = 0;
   async preflight(): Promise<PreflightOutcome> {
+    this.preflights += 1;
     return this.notReady ? { kind: 'not-ready', readiness: this.notReady } : { kind: 'ready' };
   }
   async deliver(doc: PreparedDocument, signal: AbortSignal): Promise<DeliveryResult> {
@@ -104,7 +106,7 @@ test('not ready: wait:true fails with the readiness; wait:false holds the queue 
   driverFor(a).notReady = PAUSED;
   const held = await spooler.submit(submission('later', { wait: false }), [a], 'a');
   assert.equal(held.jobs[0].state, 'queued');
-  await new Promise((r) => setTimeout(r, 30));
+  await until('the held job asked the printer again', () => driverFor(a).preflights >= 3);
   assert.equal(held.jobs[0].state, 'queued');
   assert.deepEqual(driverFor(a).delivered, []);
   const refused = await spooler.submit(submission('now'), [a], 'a');
