@@ -16,6 +16,7 @@ export const REQUEST_ERROR_CODES = [
   'PRINT_FAILED',
   'PRINTER_NOT_READY',
   'SPOOL_FAILED',
+  'CHANGE_NOT_STORED',
 ] as const;
 
 /** Failure codes of talking to a printer, rendering or fetching; a failed job keeps its code as `errorCode`. */
