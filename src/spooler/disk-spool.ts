@@ -1,7 +1,7 @@
-// The on-disk spool of `wait: false` jobs: written before the 201, removed when the job ends, replayed at start.
-import { promises as fs, mkdirSync, readdirSync, readFileSync, existsSync } from 'node:fs';
+// The on-disk spool of `wait: false` jobs: written before the 201, removed when the job ends, replayed (and swept) at start.
+import { promises as fs, mkdirSync, readdirSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../settings/atomic-file';
+import { isTemporary, writeFileAtomic } from '../settings/atomic-file';
 import type { JobRecord } from './job-record';
 import type { DocumentSpec } from './document';
 import type { PrintOptions } from '../schemas/print-options';
@@ -22,16 +22,22 @@ export interface RecoveredEntry {
   interrupted: boolean;
 }
 
-/** One folder of `<jobId>.json` (+ `.data` inline bytes, `.sending` marker), all written atomically. */
+/** One folder of `<jobId>.json` (+ `.data` inline bytes, `.sending` marker), all written atomically; the `.json` is the commit point. */
 export class DiskSpool {
   constructor(private readonly dir: string) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
   }
 
-  /** Persists a job and its inline bytes; resolves once both are on disk. */
+  /** Persists a job and its inline bytes; resolves once both are on disk, or rejects leaving nothing of the job behind. */
   async put(entry: SpoolEntry, data: Uint8Array | null): Promise<void> {
-    if (data) await writeFileAtomic(this.file(entry.job.jobId, 'data'), data);
-    await writeFileAtomic(this.file(entry.job.jobId, 'json'), JSON.stringify(entry));
+    const jobId = entry.job.jobId;
+    try {
+      if (data) await writeFileAtomic(this.file(jobId, 'data'), data);
+      await writeFileAtomic(this.file(jobId, 'json'), JSON.stringify(entry));
+    } catch (err) {
+      await fs.rm(this.file(jobId, 'data'), { force: true }).catch(() => undefined);
+      throw err;
+    }
   }
 
   /** Records that sending began, so a restart does not send the job twice. */
@@ -39,28 +45,87 @@ export class DiskSpool {
     await writeFileAtomic(this.file(jobId, 'sending'), '');
   }
 
-  /** Forgets a job (it completed or failed). */
+  /** Forgets a job (it completed or failed): the entry goes first, so a crash midway leaves only files the next load sweeps. */
   async remove(jobId: string): Promise<void> {
-    await Promise.all(['json', 'data', 'sending'].map((ext) => fs.rm(this.file(jobId, ext), { force: true })));
+    await fs.rm(this.file(jobId, 'json'), { force: true });
+    await Promise.all(['data', 'sending'].map((ext) => fs.rm(this.file(jobId, ext), { force: true })));
   }
 
-  /** Every spooled job, oldest sequence first; unreadable entries are skipped and reported through `onBad`. */
+  /**
+   * Every spooled job, oldest sequence first. Also removes what a crash or a failed write left: temporaries, bytes and
+   * markers without an entry, entries whose inline bytes are missing, unreadable entries; each is reported through `onBad`.
+   */
   load(onBad: (file: string, reason: string) => void): RecoveredEntry[] {
+    const names = readdirSync(this.dir);
     const out: RecoveredEntry[] = [];
-    for (const name of readdirSync(this.dir)) {
-      if (!name.endsWith('.json') || name.startsWith('.')) continue;
-      try {
-        const entry = JSON.parse(readFileSync(join(this.dir, name), 'utf8')) as SpoolEntry;
-        const dataFile = this.file(entry.job.jobId, 'data');
-        out.push({ entry, data: existsSync(dataFile) ? readFileSync(dataFile) : null, interrupted: existsSync(this.file(entry.job.jobId, 'sending')) });
-      } catch (err) {
-        onBad(name, (err as Error).message);
-      }
+    for (const name of names.filter(isEntryFile)) {
+      const recovered = this.read(name.slice(0, -'.json'.length), onBad);
+      if (recovered) out.push(recovered);
     }
+    this.sweep(names, new Set(out.map((r) => r.entry.job.jobId)), onBad);
     return out.sort((a, b) => a.entry.seq - b.entry.seq);
+  }
+
+  /** One entry with its bytes and marker; null (its files removed, reported) when unreadable or its inline bytes are gone. */
+  private read(jobId: string, onBad: (file: string, reason: string) => void): RecoveredEntry | null {
+    const name = `${jobId}.json`;
+    let reason: string;
+    try {
+      const entry = JSON.parse(readFileSync(this.file(jobId, 'json'), 'utf8')) as SpoolEntry;
+      const data = readIfPresent(this.file(jobId, 'data'));
+      if (entry.document.source.kind !== 'inline' || data) return { entry, data, interrupted: existsSync(this.file(jobId, 'sending')) };
+      reason = 'its inline document bytes are missing';
+    } catch (err) {
+      reason = (err as Error).message;
+    }
+    this.removeNow(jobId);
+    onBad(name, `${reason}; removed`);
+    return null;
+  }
+
+  /** Removes temporaries, and `.data`/`.sending` files of jobs that have no readable entry. */
+  private sweep(names: string[], kept: Set<string>, onBad: (file: string, reason: string) => void): void {
+    for (const name of names) {
+      const reason = isTemporary(name) ? 'temporary of an interrupted write' : orphanOf(name, kept) ? 'no spool entry for it' : null;
+      if (!reason) continue;
+      removeQuietly(join(this.dir, name));
+      onBad(name, `${reason}; removed`);
+    }
+  }
+
+  private removeNow(jobId: string): void {
+    for (const ext of ['json', 'data', 'sending']) removeQuietly(this.file(jobId, ext));
   }
 
   private file(jobId: string, ext: string): string {
     return join(this.dir, `${jobId}.${ext}`);
+  }
+}
+
+function isEntryFile(name: string): boolean {
+  return name.endsWith('.json') && !name.startsWith('.');
+}
+
+/** True for `<jobId>.data` or `<jobId>.sending` when the job is not in `kept` (its entry was never written or is gone). */
+function orphanOf(name: string, kept: Set<string>): boolean {
+  const match = /^([^.].*)\.(data|sending)$/.exec(name);
+  return match !== null && !kept.has(match[1]);
+}
+
+function readIfPresent(file: string): Buffer | null {
+  try {
+    return readFileSync(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+}
+
+/** Removes a file; what cannot be removed (a folder in its place) stays, to be reported again at the next start. */
+function removeQuietly(file: string): void {
+  try {
+    rmSync(file, { force: true });
+  } catch {
+    // left for the operator
   }
 }
