@@ -25,8 +25,9 @@ export function shareRoutes(settings: SettingsStore): Route[] {
       body: ShareBodySchema, response: ShareSchema, responses: { 201: 'Share added', 507: 'Device cannot store the change' },
       handler: async (req) => {
         const share = toShare(req.body as ShareBody, undefined);
-        if (settings.value.shares.some((s) => s.uuid === share.uuid)) throw new AppError('INVALID_REQUEST', `uuid ${share.uuid} is already used by another share`);
+        // checked on the state the change applies to: two requests for one uuid cannot both pass
         await settings.update((s) => {
+          if (s.shares.some((old) => old.uuid === share.uuid)) throw new AppError('INVALID_REQUEST', `uuid ${share.uuid} is already used by another share`);
           s.shares.push(share);
         });
         return { status: 201, message: 'Share added.', content: maskShare(share) };
