@@ -1,6 +1,6 @@
 // Persisted settings: load with fallback and migration, one serialised save path, memory changed only after the disk.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, renameSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { StoredSettingsSchema, type StoredSettings } from '../schemas/settings';
@@ -41,7 +41,7 @@ export class SettingsStore {
     const swept = removeLeftovers(options.dataDir, (name) => isTemporaryOf(basename(this.file), name));
     if (swept.length > 0) this.logger.warn('removed temporaries of an interrupted settings write', { files: swept });
     const loaded = readWithFallback(this.file, parseSettings);
-    if (loaded?.from === 'backup') this.logger.warn('settings.json unreadable, restored the previous copy', { file: this.file });
+    if (loaded?.from === 'backup') this.setAsideBroken();
     const base = loaded?.value ?? defaultSettings();
     this.generatedApiKey = !loaded && !options.seedApiKey;
     this.current = options.seedApiKey ? { ...base, apiKey: options.seedApiKey } : base;
@@ -80,6 +80,16 @@ export class SettingsStore {
   /** Resolves when every save requested so far has ended (stored or refused). */
   async flush(): Promise<void> {
     await this.queue;
+  }
+
+  /** Moves an unreadable settings.json to `.corrupt`, so the next write cannot make it the backup over the good copy. */
+  private setAsideBroken(): void {
+    this.logger.warn('settings.json unreadable, restored the previous copy', { file: this.file, keptAs: `${this.file}.corrupt` });
+    try {
+      renameSync(this.file, `${this.file}.corrupt`);
+    } catch {
+      // missing: nothing to set aside
+    }
   }
 
   private enqueue(step: () => Promise<void>): Promise<void> {

@@ -90,7 +90,7 @@ test('persist leaves an unchanged settings.json alone (a start on read-only flas
   assert.equal(second.value.apiKey, first.value.apiKey);
 });
 
-test('a write keeps the previous content as settings.json.bak, read when settings.json is corrupt', async () => {
+test('a write keeps the previous content as settings.json.bak, read (and rewritten) when settings.json is corrupt', async () => {
   const dataDir = tempDir('settings-store');
   const store = new SettingsStore({ dataDir, logger: silentLogger });
   await store.persist();
@@ -102,5 +102,10 @@ test('a write keeps the previous content as settings.json.bak, read when setting
   });
   assert.equal(JSON.parse(readFileSync(`${store.file}.bak`, 'utf8')).alias, 'one');
   writeFileSync(store.file, '{"trunc');
-  assert.equal(new SettingsStore({ dataDir, logger: silentLogger }).value.alias, 'one');
+  const restored = new SettingsStore({ dataDir, logger: silentLogger });
+  assert.equal(restored.value.alias, 'one');
+  await restored.persist();
+  assert.equal(readFileSync(`${store.file}.corrupt`, 'utf8'), '{"trunc', 'the broken copy is kept aside');
+  assert.equal(JSON.parse(readFileSync(`${store.file}.bak`, 'utf8')).alias, 'one', 'the broken copy never becomes the backup');
+  assert.equal(JSON.parse(readFileSync(store.file, 'utf8')).alias, 'one');
 });
