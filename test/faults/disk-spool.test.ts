@@ -52,7 +52,7 @@ test('load removes temporaries, bytes and markers without an entry, entries with
   assert.deepEqual(readdirSync(dir).sort(), ['pj_ok.data', 'pj_ok.json', 'pj_sent.data', 'pj_sent.json', 'pj_sent.sending', 'pj_url.json']);
 });
 
-test('remove forgets the entry first, so an interrupted remove never leaves a job that would be sent again', async () => {
+test('remove deletes the entry, its bytes and its marker (the order under a kill is checked by kill-during-write)', async () => {
   const dir = tempDir('disk-spool');
   const spool = new DiskSpool(dir);
   await spool.put(spoolEntry('pj_a', 1), Buffer.from('a'));
