@@ -17,6 +17,7 @@ export const REQUEST_ERROR_CODES = [
   'PRINTER_NOT_READY',
   'SPOOL_FAILED',
   'QUEUE_FULL',
+  'CHANGE_NOT_STORED',
 ] as const;
 
 /** Failure codes of talking to a printer, rendering or fetching; a failed job keeps its code as `errorCode`. */

@@ -90,6 +90,7 @@ export class PrinterRegistry {
     const content = body.content ?? (await this.deps.probeContent(connection));
     const tags = dedupeTags(body.tags ?? []);
     await this.deps.settings.update((s) => {
+      if (s.printers.some((p) => p.path === path)) throw new AppError('PRINTER_EXISTS', `A printer already exists at path: ${path}`);
       s.printers.push({ path, connection, content, tags, ...(body.model ? { model: body.model } : {}) });
     });
     return this.get(path);

@@ -1,28 +1,39 @@
-// Crash-safe file writes for flash: tmp + fsync + rename, keeping the previous good copy as `.bak`.
-import { promises as fs, readFileSync } from 'node:fs';
+// Crash-safe file writes for flash: tmp + fsync + rename, keeping the previous good copy as `.bak`; no temporary outlives a failure.
+import { promises as fs, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
 
-/** Writes `data` to `path` so that a crash at any point leaves either the old or the new content readable. */
+let counter = 0;
+
+/** Writes `data` to `path` so that a crash at any point leaves either the old or the new content readable; on failure nothing changed. */
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
-  const dir = dirname(path);
-  const tmp = join(dir, `.${basename(path)}.${process.pid}.tmp`);
-  const handle = await fs.open(tmp, 'w', 0o600);
+  const tmp = temporaryOf(path);
   try {
-    await handle.writeFile(data);
-    await handle.sync();
-  } finally {
-    await handle.close();
+    await writeSynced(tmp, data);
+    await keepBackup(path);
+    await fs.rename(tmp, path);
+  } catch (err) {
+    await fs.rm(tmp, { force: true }).catch(() => undefined);
+    throw err;
   }
-  await fs.copyFile(path, `${path}.bak`).catch(ignoreMissing);
-  await fs.rename(tmp, path);
-  await syncDir(dir);
+  await syncDir(dirname(path));
+}
+
+/** True for the name of a temporary that writeFileAtomic makes for a file named `base` (left behind only by a crash). */
+export function isTemporaryOf(base: string, name: string): boolean {
+  return name.startsWith(`.${base}.`) && name.endsWith('.tmp');
+}
+
+/** True for the name of any temporary writeFileAtomic makes. */
+export function isTemporary(name: string): boolean {
+  return name.startsWith('.') && name.endsWith('.tmp');
 }
 
 /** Reads `path`, falling back to its `.bak` when the main copy is missing or fails `parse`; null when neither is usable. */
-export function readWithFallback<T>(path: string, parse: (text: string) => T): { value: T; from: 'main' | 'backup' } | null {
+export function readWithFallback<T>(path: string, parse: (text: string) => T): { value: T; text: string; from: 'main' | 'backup' } | null {
   for (const [file, from] of [[path, 'main'], [`${path}.bak`, 'backup']] as const) {
     try {
-      return { value: parse(readFileSync(file, 'utf8')), from };
+      const text = readFileSync(file, 'utf8');
+      return { value: parse(text), text, from };
     } catch {
       // missing or corrupt: try the next copy
     }
@@ -30,17 +41,62 @@ export function readWithFallback<T>(path: string, parse: (text: string) => T): {
   return null;
 }
 
-async function syncDir(dir: string): Promise<void> {
-  const handle = await fs.open(dir, 'r');
+/** `.<name>.<pid>.<n>.tmp` next to `path`: unique within the process and across processes. */
+function temporaryOf(path: string): string {
+  counter += 1;
+  return join(dirname(path), `.${basename(path)}.${process.pid}.${counter}.tmp`);
+}
+
+async function writeSynced(file: string, data: string | Uint8Array): Promise<void> {
+  const handle = await fs.open(file, 'w', 0o600);
   try {
+    await handle.writeFile(data);
     await handle.sync();
-  } catch {
-    // some filesystems refuse fsync on directories; the rename is still atomic
   } finally {
     await handle.close();
   }
 }
 
-function ignoreMissing(err: NodeJS.ErrnoException): void {
-  if (err.code !== 'ENOENT') throw err;
+/**
+ * Makes `<path>.bak` the current content of `path` (nothing when `path` does not exist yet), replacing the old backup
+ * atomically: a hard link costs no space; where links are refused (FAT), a synced copy is renamed into place.
+ */
+async function keepBackup(path: string): Promise<void> {
+  const tmp = temporaryOf(path);
+  try {
+    await linkOrCopy(path, tmp);
+    await fs.rename(tmp, `${path}.bak`);
+  } catch (err) {
+    await fs.rm(tmp, { force: true }).catch(() => undefined);
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+}
+
+async function linkOrCopy(from: string, to: string): Promise<void> {
+  try {
+    await fs.link(from, to);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'EXDEV') throw err;
+    await writeSynced(to, await fs.readFile(from));
+  }
+}
+
+/** Best effort: the rename is atomic either way, some filesystems refuse to open or fsync a directory. */
+async function syncDir(dir: string): Promise<void> {
+  const handle = await fs.open(dir, 'r').catch(() => null);
+  if (!handle) return;
+  await handle.sync().catch(() => undefined);
+  await handle.close().catch(() => undefined);
+}
+
+/** Removes every file in `dir` that `isLeftover` picks (temporaries a crash left behind); returns the names removed. */
+export function removeLeftovers(dir: string, isLeftover: (name: string) => boolean): string[] {
+  const removed: string[] = [];
+  for (const name of readdirSync(dir)) {
+    if (!isLeftover(name)) continue;
+    rmSync(join(dir, name), { force: true });
+    removed.push(name);
+  }
+  return removed;
 }

@@ -1,10 +1,11 @@
-// Persisted settings: load with fallback and migration, one serialised save path, atomic writes.
+// Persisted settings: load with fallback and migration, one serialised save path, memory changed only after the disk.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, renameSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { StoredSettingsSchema, type StoredSettings } from '../schemas/settings';
-import { readWithFallback, writeFileAtomic } from './atomic-file';
+import { AppError } from '../errors';
+import { isTemporaryOf, readWithFallback, removeLeftovers, writeFileAtomic } from './atomic-file';
 import { migrateSettings } from './migrations';
 import type { Logger } from '../log';
 
@@ -21,13 +22,15 @@ export interface SettingsStoreOptions {
   logger: Logger;
 }
 
-/** Owns settings.json in the data dir; every change goes through `update`, saved atomically in order. */
+/** Owns settings.json in the data dir; every change goes through `update`: written atomically in order, then made current. */
 export class SettingsStore {
   readonly file: string;
   /** True when this start generated the API key (the caller prints it once). */
   readonly generatedApiKey: boolean;
   private current: StoredSettings;
-  private saving: Promise<void> = Promise.resolve();
+  /** What settings.json holds as this store last read or wrote it; null when it must be written. */
+  private onDisk: string | null;
+  private queue: Promise<void> = Promise.resolve();
   private readonly logger: Logger;
   private readonly listeners = new Set<() => void>();
 
@@ -35,11 +38,14 @@ export class SettingsStore {
     mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
     this.file = join(options.dataDir, 'settings.json');
     this.logger = options.logger;
+    const swept = removeLeftovers(options.dataDir, (name) => isTemporaryOf(basename(this.file), name));
+    if (swept.length > 0) this.logger.warn('removed temporaries of an interrupted settings write', { files: swept });
     const loaded = readWithFallback(this.file, parseSettings);
-    if (loaded?.from === 'backup') this.logger.warn('settings.json unreadable, restored the previous copy', { file: this.file });
+    if (loaded?.from === 'backup') this.setAsideBroken();
     const base = loaded?.value ?? defaultSettings();
     this.generatedApiKey = !loaded && !options.seedApiKey;
     this.current = options.seedApiKey ? { ...base, apiKey: options.seedApiKey } : base;
+    this.onDisk = loaded?.from === 'main' ? loaded.text : null;
   }
 
   /** The current settings; treat as read-only, change them through `update`. */
@@ -47,32 +53,74 @@ export class SettingsStore {
     return this.current;
   }
 
-  /** Applies `change` to a copy, saves it atomically after any earlier save, resolves when on disk. */
+  /**
+   * After every earlier save, applies `change` to a copy of the settings and writes it atomically; only then is the copy
+   * current. When the write fails nothing changes, in memory or on disk, and the promise rejects with CHANGE_NOT_STORED.
+   */
   update(change: (draft: StoredSettings) => void): Promise<void> {
-    const draft = structuredClone(this.current);
-    change(draft);
-    this.current = draft;
-    const saved = this.persist();
-    for (const listener of this.listeners) listener();
-    return saved;
+    return this.enqueue(async () => {
+      const draft = structuredClone(this.current);
+      change(draft);
+      await this.store(draft);
+      this.notify();
+    });
   }
 
-  /** Calls `listener` after each `update`, once the new value is current (not yet on disk); returns the unsubscribe. */
+  /** Calls `listener` after each `update`, once the new value is on disk and current; returns the unsubscribe. */
   onChange(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
-  /** Writes the current state (used at first start and at shutdown). */
+  /** Writes the current state unless settings.json already holds it (first start, a restored backup); rejects with CHANGE_NOT_STORED. */
   persist(): Promise<void> {
-    const snapshot = JSON.stringify(this.current, null, 2);
-    this.saving = this.saving.catch(() => undefined).then(() => writeFileAtomic(this.file, snapshot));
-    return this.saving;
+    return this.enqueue(() => this.store(this.current));
   }
 
-  /** Resolves when every save requested so far is on disk. */
+  /** Resolves when every save requested so far has ended (stored or refused). */
   async flush(): Promise<void> {
-    await this.saving;
+    await this.queue;
+  }
+
+  /** Moves an unreadable settings.json to `.corrupt`, so the next write cannot make it the backup over the good copy. */
+  private setAsideBroken(): void {
+    this.logger.warn('settings.json unreadable, restored the previous copy', { file: this.file, keptAs: `${this.file}.corrupt` });
+    try {
+      renameSync(this.file, `${this.file}.corrupt`);
+    } catch {
+      // missing: nothing to set aside
+    }
+  }
+
+  private enqueue(step: () => Promise<void>): Promise<void> {
+    const run = this.queue.then(step);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Writes `next` when the disk does not hold it yet, then makes it current; on a failed write nothing changes. */
+  private async store(next: StoredSettings): Promise<void> {
+    const text = JSON.stringify(next, null, 2);
+    if (text !== this.onDisk) {
+      try {
+        await writeFileAtomic(this.file, text);
+      } catch (err) {
+        this.logger.warn('settings could not be saved; nothing changed', { file: this.file, reason: (err as Error).message });
+        throw new AppError('CHANGE_NOT_STORED', `The change could not be written to the device's storage (${(err as NodeJS.ErrnoException).code ?? 'error'}).`);
+      }
+      this.onDisk = text;
+    }
+    this.current = next;
+  }
+
+  private notify(): void {
+    for (const listener of this.listeners) {
+      try {
+        listener();
+      } catch (err) {
+        this.logger.warn('settings change listener failed', { reason: (err as Error).message });
+      }
+    }
   }
 }
 

@@ -1,7 +1,7 @@
-// The on-disk spool of `wait: false` jobs: written before the 201, removed when the job ends, replayed at start.
-import { promises as fs, mkdirSync, readdirSync, readFileSync, existsSync } from 'node:fs';
+// The on-disk spool of `wait: false` jobs: written before the 201, removed when the job ends, replayed (and swept) at start.
+import { promises as fs, mkdirSync, readdirSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../settings/atomic-file';
+import { isTemporary, writeFileAtomic } from '../settings/atomic-file';
 import type { JobRecord } from '../schemas/job';
 import type { DocumentSpec } from './document';
 import type { PrintOptions } from '../schemas/print-options';
@@ -18,22 +18,26 @@ export interface SpoolEntry {
 /** A spooled job read back at start; `interrupted` when sending had begun before the restart; `attempts` how often it was taken up (rendered or sent) before. */
 export interface RecoveredEntry {
   entry: SpoolEntry;
-  /** True when the job has inline bytes on disk (read them with readData when sending). */
-  hasData: boolean;
   interrupted: boolean;
   attempts: number;
 }
 
-/** One folder of `<jobId>.json` (+ `.data` inline bytes, `.sending` marker), all written atomically. */
+/** One folder of `<jobId>.json` (+ `.data` inline bytes, `.sending` marker), all written atomically; the `.json` is the commit point. */
 export class DiskSpool {
   constructor(private readonly dir: string) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
   }
 
-  /** Persists a job and its inline bytes; resolves once both are on disk. */
+  /** Persists a job and its inline bytes; resolves once both are on disk, or rejects leaving nothing of the job behind. */
   async put(entry: SpoolEntry, data: Uint8Array | null): Promise<void> {
-    if (data) await writeFileAtomic(this.file(entry.job.jobId, 'data'), data);
-    await writeFileAtomic(this.file(entry.job.jobId, 'json'), JSON.stringify(entry));
+    const jobId = entry.job.jobId;
+    try {
+      if (data) await writeFileAtomic(this.file(jobId, 'data'), data);
+      await writeFileAtomic(this.file(jobId, 'json'), JSON.stringify(entry));
+    } catch (err) {
+      await fs.rm(this.file(jobId, 'data'), { force: true }).catch(() => undefined);
+      throw err;
+    }
   }
 
   /** Records that sending began, so a restart does not send the job twice. */
@@ -51,36 +55,97 @@ export class DiskSpool {
     return fs.readFile(this.file(jobId, 'data'));
   }
 
-  /** Forgets a job (it completed or failed). */
+  /** Forgets a job (it completed or failed): the entry goes first, so a crash midway leaves only files the next load sweeps. */
   async remove(jobId: string): Promise<void> {
-    await Promise.all(['json', 'data', 'sending', 'started'].map((ext) => fs.rm(this.file(jobId, ext), { force: true })));
+    await fs.rm(this.file(jobId, 'json'), { force: true });
+    await Promise.all(MARKERS.map((ext) => fs.rm(this.file(jobId, ext), { force: true })));
   }
 
-  private attempts(jobId: string): number {
-    try {
-      return Number.parseInt(readFileSync(this.file(jobId, 'started'), 'utf8'), 10) || 0;
-    } catch {
-      return 0;
-    }
-  }
-
-  /** Every spooled job, oldest sequence first; unreadable entries are skipped and reported through `onBad`. */
+  /**
+   * Every spooled job, oldest sequence first. Also removes what a crash or a failed write left: temporaries, bytes and
+   * markers without an entry, entries whose inline bytes are missing, unreadable entries; each is reported through `onBad`.
+   */
   load(onBad: (file: string, reason: string) => void): RecoveredEntry[] {
+    const names = readdirSync(this.dir);
     const out: RecoveredEntry[] = [];
-    for (const name of readdirSync(this.dir)) {
-      if (!name.endsWith('.json') || name.startsWith('.')) continue;
-      try {
-        const entry = JSON.parse(readFileSync(join(this.dir, name), 'utf8')) as SpoolEntry;
-        const id = entry.job.jobId;
-        out.push({ entry, hasData: existsSync(this.file(id, 'data')), interrupted: existsSync(this.file(id, 'sending')), attempts: this.attempts(id) });
-      } catch (err) {
-        onBad(name, (err as Error).message);
-      }
+    for (const name of names.filter(isEntryFile)) {
+      const recovered = this.read(name.slice(0, -'.json'.length), onBad);
+      if (recovered) out.push(recovered);
     }
+    this.sweep(names, new Set(out.map((r) => r.entry.job.jobId)), onBad);
     return out.sort((a, b) => a.entry.seq - b.entry.seq);
+  }
+
+  /** One entry with its bytes and marker; null (its files removed, reported) when unreadable or its inline bytes are gone. */
+  private read(jobId: string, onBad: (file: string, reason: string) => void): RecoveredEntry | null {
+    const name = `${jobId}.json`;
+    let reason: string;
+    try {
+      const entry = JSON.parse(readFileSync(this.file(jobId, 'json'), 'utf8')) as SpoolEntry;
+      if (entry.document.source.kind !== 'inline' || existsSync(this.file(jobId, 'data'))) {
+        return { entry, interrupted: existsSync(this.file(jobId, 'sending')), attempts: this.attempts(jobId) };
+      }
+      reason = 'its inline document bytes are missing';
+    } catch (err) {
+      reason = (err as Error).message;
+    }
+    this.removeNow(jobId);
+    onBad(name, `${reason}; removed`);
+    return null;
+  }
+
+  /** Removes temporaries, and `.data`/`.sending` files of jobs that have no readable entry. */
+  private sweep(names: string[], kept: Set<string>, onBad: (file: string, reason: string) => void): void {
+    for (const name of names) {
+      const reason = isTemporary(name) ? 'temporary of an interrupted write' : orphanOf(name, kept) ? 'no spool entry for it' : null;
+      if (!reason) continue;
+      removeQuietly(join(this.dir, name));
+      onBad(name, `${reason}; removed`);
+    }
+  }
+
+  private removeNow(jobId: string): void {
+    for (const ext of ['json', ...MARKERS]) removeQuietly(this.file(jobId, ext));
+  }
+
+  /** How often the job was taken up before (its `.started` count), 0 when never. */
+  private attempts(jobId: string): number {
+    const text = readIfPresent(this.file(jobId, 'started'));
+    return text ? Number.parseInt(text.toString('utf8'), 10) || 0 : 0;
   }
 
   private file(jobId: string, ext: string): string {
     return join(this.dir, `${jobId}.${ext}`);
+  }
+}
+
+function isEntryFile(name: string): boolean {
+  return name.endsWith('.json') && !name.startsWith('.');
+}
+
+/** The files beside a job's entry: its inline bytes, the sending marker, the attempt count. */
+const MARKERS = ['data', 'sending', 'started'];
+
+/** True for `<jobId>.data`, `.sending` or `.started` when the job is not in `kept` (its entry was never written or is gone). */
+function orphanOf(name: string, kept: Set<string>): boolean {
+  const match = /^([^.].*)\.(data|sending|started)$/.exec(name);
+  return match !== null && !kept.has(match[1]);
+}
+
+function readIfPresent(file: string): Buffer | null {
+  try {
+    return readFileSync(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+}
+
+/** Removes a file; what cannot be removed (a folder in its place) stays, to be reported again at the next start. */
+function removeQuietly(file: string): void {
+  try {
+    rmSync(file, { force: true });
+  } catch {
+    // left for the operator
   }
 }

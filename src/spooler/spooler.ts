@@ -110,7 +110,7 @@ export class Spooler {
 
   /** Re-queues the disk spool after a start; a job a restart interrupted mid-send follows its printer kind's rule. */
   recover(): number {
-    const recovered = this.deps.spool.load((file, reason) => this.deps.logger.warn('unreadable spool entry skipped', { file, reason }));
+    const recovered = this.deps.spool.load((file, reason) => this.deps.logger.warn('spool cleaned at start', { file, reason }));
     for (const { entry, interrupted, attempts } of recovered) {
       this.seq = Math.max(this.seq, entry.seq);
       const restored = this.restore(entry);

@@ -14,7 +14,7 @@ export function extensionRoutes(settings: SettingsStore): Route[] {
     },
     {
       method: 'put', path: '/extensions/settings', tag: 'settings', summary: 'Replace every extension setting (a masked secret keeps the stored one)',
-      body: ExtensionSettingsListSchema, response: ExtensionSettingsListSchema,
+      body: ExtensionSettingsListSchema, response: ExtensionSettingsListSchema, responses: { 507: 'Device cannot store the change' },
       handler: async (req) => {
         const next = keepMaskedSecrets(req.body as ExtensionSettings[], settings.value.extensions);
         await settings.update((s) => {

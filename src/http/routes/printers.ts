@@ -33,6 +33,7 @@ export function printerRoutes(deps: PrinterRouteDeps): Route[] {
     return { message, contentJson: served.json };
   };
   const notFound = { 404: 'Printer not found' };
+  const notStored = { 507: 'Device cannot store the change' };
   return [
     {
       method: 'get', path: '/printers', tag: 'printers', summary: 'List known printers with live status',
@@ -41,7 +42,7 @@ export function printerRoutes(deps: PrinterRouteDeps): Route[] {
     },
     {
       method: 'post', path: '/printers', tag: 'printers', summary: 'Add a printer manually',
-      body: CreatePrinterBodySchema, response: PrinterSchema, responses: { 201: 'Printer added', 409: 'Printer already exists' },
+      body: CreatePrinterBodySchema, response: PrinterSchema, responses: { 201: 'Printer added', 409: 'Printer already exists', 507: 'Device cannot store the change' },
       handler: async (req) => ({ status: 201, message: 'Printer added.', content: await view(await deps.registry.add(req.body as CreatePrinterBody)) }),
     },
     {
@@ -51,12 +52,12 @@ export function printerRoutes(deps: PrinterRouteDeps): Route[] {
     },
     {
       method: 'patch', path: '/printers/{path}', tag: 'printers', summary: 'Change tags, model or content of a printer',
-      body: PatchPrinterBodySchema, response: PrinterSchema, responses: notFound,
+      body: PatchPrinterBodySchema, response: PrinterSchema, responses: { ...notFound, ...notStored },
       handler: async (req) => ({ message: 'Printer updated.', content: await view(await deps.registry.patch(req.params.path, req.body as PatchPrinterBody)) }),
     },
     {
       method: 'delete', path: '/printers/{path}', tag: 'printers', summary: 'Remove a manual printer (or forget the overrides of a discovered one)',
-      response: PrinterSchema, responses: notFound,
+      response: PrinterSchema, responses: { ...notFound, ...notStored },
       handler: async (req) => {
         const removed = await deps.registry.remove(req.params.path);
         deps.status.invalidate(removed.path);

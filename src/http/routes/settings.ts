@@ -39,7 +39,7 @@ export function settingsRoutes(deps: SettingsRouteDeps): Route[] {
     },
     {
       method: 'put', path: '/settings', tag: 'settings', summary: 'Change alias, subDomain, allowedOrigins, maxBodyBytes or renderWorkers (null: back to the default)',
-      body: SettingsPutBodySchema,
+      body: SettingsPutBodySchema, responses: { 507: 'Device cannot store the change' },
       handler: async (req) => {
         const body = req.body as SettingsPutBody;
         await deps.settings.update((s) => applyChange(s, body));
@@ -48,7 +48,7 @@ export function settingsRoutes(deps: SettingsRouteDeps): Route[] {
     },
     {
       method: 'post', path: '/settings/api-key', tag: 'settings', summary: 'Regenerate the API key; the new key is returned once',
-      response: Type.Object({ apiKey: Type.String() }),
+      response: Type.Object({ apiKey: Type.String() }), responses: { 507: 'Device cannot store the change' },
       handler: async () => {
         const apiKey = generateApiKey();
         await deps.settings.update((s) => {

@@ -22,11 +22,12 @@ export function shareRoutes(settings: SettingsStore): Route[] {
     },
     {
       method: 'post', path: '/shares', tag: 'settings', summary: 'Add a share; uuid assigned when absent',
-      body: ShareBodySchema, response: ShareSchema, responses: { 201: 'Share added' },
+      body: ShareBodySchema, response: ShareSchema, responses: { 201: 'Share added', 507: 'Device cannot store the change' },
       handler: async (req) => {
         const share = toShare(req.body as ShareBody, undefined);
-        if (settings.value.shares.some((s) => s.uuid === share.uuid)) throw new AppError('INVALID_REQUEST', `uuid ${share.uuid} is already used by another share`);
+        // checked on the state the change applies to: two requests for one uuid cannot both pass
         await settings.update((s) => {
+          if (s.shares.some((old) => old.uuid === share.uuid)) throw new AppError('INVALID_REQUEST', `uuid ${share.uuid} is already used by another share`);
           s.shares.push(share);
         });
         return { status: 201, message: 'Share added.', content: maskShare(share) };
@@ -34,7 +35,7 @@ export function shareRoutes(settings: SettingsStore): Route[] {
     },
     {
       method: 'put', path: '/shares/{uuid}', tag: 'settings', summary: 'Replace a share (a masked password keeps the stored one)',
-      body: ShareBodySchema, response: ShareSchema, responses: { 404: 'Share not found' },
+      body: ShareBodySchema, response: ShareSchema, responses: { 404: 'Share not found', 507: 'Device cannot store the change' },
       handler: async (req) => {
         const existing = find(req.params.uuid);
         const share = toShare({ ...(req.body as ShareBody), uuid: existing.uuid }, existing);
@@ -46,7 +47,7 @@ export function shareRoutes(settings: SettingsStore): Route[] {
     },
     {
       method: 'delete', path: '/shares/{uuid}', tag: 'settings', summary: 'Remove a share',
-      response: ShareSchema, responses: { 404: 'Share not found' },
+      response: ShareSchema, responses: { 404: 'Share not found', 507: 'Device cannot store the change' },
       handler: async (req) => {
         const existing = find(req.params.uuid);
         await settings.update((s) => {

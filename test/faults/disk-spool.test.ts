@@ -1,0 +1,62 @@
+// The disk spool after failures: a refused put leaves nothing behind; a start sweeps what a crash left and says what it removed.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DiskSpool, type SpoolEntry } from '../../src/spooler/disk-spool';
+import { tempDir } from '../helpers/temp-dir';
+
+/** A spool entry for `jobId`; inline documents travel with a `.data` file, URL ones without. */
+export function spoolEntry(jobId: string, seq: number, inline = true): SpoolEntry {
+  return {
+    seq,
+    job: { jobId, printer: 'tcp_127-0-0-1_9100', target: 'tcp_127-0-0-1_9100', title: jobId, source: null, state: 'queued', error: null, errorCode: null, createdAt: new Date(0).toISOString(), completedAt: null, contentType: 'zpl', size: 0, cupsJobId: null },
+    document: { source: inline ? { kind: 'inline' } : { kind: 'url', url: 'http://127.0.0.1:1/x' }, format: 'zpl', contentType: 'zpl' },
+    options: {} as SpoolEntry['options'],
+  };
+}
+
+test('a put whose entry cannot be written removes its bytes and temporaries and rejects with the cause', async () => {
+  const dir = tempDir('disk-spool');
+  const spool = new DiskSpool(dir);
+  // a non-empty folder where the entry must land: the data file is written, the entry's rename fails
+  mkdirSync(join(dir, 'pj_a.json'));
+  writeFileSync(join(dir, 'pj_a.json', 'x'), '');
+  await assert.rejects(spool.put(spoolEntry('pj_a', 1), Buffer.from('^XA^XZ')), /EISDIR|ENOTEMPTY|EEXIST/);
+  assert.deepEqual(readdirSync(dir), ['pj_a.json']);
+});
+
+test('load removes temporaries, bytes and markers without an entry, entries without their bytes and unreadable ones, reporting each', async () => {
+  const dir = tempDir('disk-spool');
+  const spool = new DiskSpool(dir);
+  await spool.put(spoolEntry('pj_ok', 2), Buffer.from('kept'));
+  await spool.put(spoolEntry('pj_url', 3, false), null);
+  await spool.put(spoolEntry('pj_sent', 1), Buffer.from('sent'));
+  await spool.markSending('pj_sent');
+  const leftovers: Record<string, string> = {
+    '.pj_x.data.123.1.tmp': 'half',
+    '.pj_y.json.123.2.tmp': '{"half',
+    'pj_orphan.data': 'bytes of an entry never written',
+    'pj_gone.sending': '',
+    'pj_nodata.json': JSON.stringify(spoolEntry('pj_nodata', 4)),
+    'pj_broken.json': '{"seq":',
+  };
+  for (const [name, text] of Object.entries(leftovers)) writeFileSync(join(dir, name), text);
+  const reported: string[] = [];
+  const recovered = spool.load((file) => reported.push(file));
+  assert.deepEqual(
+    recovered.map((r) => [r.entry.job.jobId, r.entry.document.source.kind === 'inline' ? readFileSync(join(dir, `${r.entry.job.jobId}.data`), 'utf8') : null, r.interrupted]),
+    [['pj_sent', 'sent', true], ['pj_ok', 'kept', false], ['pj_url', null, false]],
+  );
+  assert.deepEqual(reported.sort(), Object.keys(leftovers).sort());
+  assert.deepEqual(readdirSync(dir).sort(), ['pj_ok.data', 'pj_ok.json', 'pj_sent.data', 'pj_sent.json', 'pj_sent.sending', 'pj_url.json']);
+});
+
+test('remove deletes the entry, its bytes and its marker (the order under a kill is checked by kill-during-write)', async () => {
+  const dir = tempDir('disk-spool');
+  const spool = new DiskSpool(dir);
+  await spool.put(spoolEntry('pj_a', 1), Buffer.from('a'));
+  await spool.markSending('pj_a');
+  await spool.remove('pj_a');
+  assert.deepEqual(readdirSync(dir), []);
+});
