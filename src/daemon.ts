@@ -31,6 +31,7 @@ import { PrinterRuntimes } from './printers/printer-runtimes';
 import { PrinterRegistry } from './printers/registry';
 import { StatusCache } from './printers/status-cache';
 import { renderWorkersOf } from './settings/render-workers';
+import { isTemporary, removeLeftovers } from './settings/atomic-file';
 import { SettingsStore } from './settings/settings-store';
 import { DiskSpool } from './spooler/disk-spool';
 import { JobStore } from './spooler/job-store';
@@ -66,6 +67,9 @@ const MAX_UNFINISHED_JOBS = 1000;
 export async function startDaemon(options: DaemonOptions, logger: Logger, announce: (line: string) => void, hardware: DaemonHardware): Promise<RunningDaemon> {
   const dataDir = resolve(options.dataDir);
   const settings = new SettingsStore({ dataDir, seedApiKey: options.apiKey, logger });
+  // temporaries a crash left in the data dir (the TLS pair's, say); settings' own and the spool's are swept by their owners
+  const swept = removeLeftovers(dataDir, isTemporary);
+  if (swept.length > 0) logger.warn('temporary files of interrupted writes removed', { files: swept });
   await settings.persist();
   if (settings.generatedApiKey) announce(`API key (shown once): ${settings.value.apiKey}`);
 
