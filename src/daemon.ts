@@ -27,6 +27,7 @@ import { loadUws } from './http/uws';
 import { AppError } from './errors';
 import { kindOf, kindServing, PRINTER_KINDS, reportedDpi, type KindDeps } from './kinds';
 import type { Logger } from './log';
+import { statusEvent, watchDevice } from './printers/device-events';
 import { PrinterRuntimes } from './printers/printer-runtimes';
 import { PrinterRegistry } from './printers/registry';
 import { StatusCache } from './printers/status-cache';
@@ -106,7 +107,8 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
     onJobEnded: (job) => status?.invalidate(job.printer),
     onDetails: (path, details) => registry.setDetails(path, details),
   });
-  status = new StatusCache({ probe: (path) => runtimes.of(path).status(), budgetMs: 1000, ttlMs: 2000 });
+  status = new StatusCache({ probe: (path) => runtimes.of(path).status(), budgetMs: 1000, ttlMs: 2000, onChange: statusEvent(bus) });
+  const stopWatching = watchDevice({ registry, status, settings, bus });
   const store = new JobStore({ retentionMs: HOUR_MS, maxRecords: 10_000 });
   const roots = () => [join(dataDir, 'files'), ...settings.value.shares.map((s) => s.sharePath)];
   const spooler = new Spooler({
@@ -173,6 +175,7 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
       await spooler.close(5000);
       stopResizing();
       await pdf.close();
+      stopWatching();
       await settings.flush();
     },
   };

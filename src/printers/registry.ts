@@ -38,8 +38,20 @@ export class PrinterRegistry {
   /** The last computed list, valid while the settings object and the discovered set are unchanged. */
   private cache: { settings: object; version: number; list: PrinterRecord[] } | null = null;
   private version = 0;
+  private readonly listeners = new Set<() => void>();
 
   constructor(private readonly deps: RegistryDeps) {}
+
+  /** Calls `listener` after each change of discovered printers or what printers reported (settings changes come from the store); returns its removal. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private changed(): void {
+    this.version += 1;
+    for (const listener of this.listeners) listener();
+  }
 
   /** Every printer: manual ones first (in insertion order), then discovered ones not shadowed by a manual path. */
   list(): PrinterRecord[] {
@@ -114,7 +126,7 @@ export class PrinterRegistry {
       s.printers = s.printers.filter((p) => p.path !== printer.path);
       delete s.printerOverrides[printer.path];
     });
-    if (printer.discovered && this.discovered.delete(printer.path)) this.version += 1;
+    if (printer.discovered && this.discovered.delete(printer.path)) this.changed();
     return printer;
   }
 
@@ -136,21 +148,21 @@ export class PrinterRegistry {
   /** Records what a printer reported about itself (capabilities, formats); shown on its record. */
   setDetails(path: string, details: Pick<DiscoveredPrinter, 'capabilities' | 'supportedFormats'>): void {
     this.details.set(path, details);
-    this.version += 1;
+    this.changed();
   }
 
   /** Applies a hotplug/browse event from a source. */
   apply(source: string, event: DiscoveryEvent): void {
     if (event.kind === 'attached') this.discovered.set(event.printer.path, { ...event.printer, locator: { ...event.printer.locator, source } });
     else this.discovered.delete(event.path);
-    this.version += 1;
+    this.changed();
   }
 
   private replaceFromSource(source: string, printers: DiscoveredPrinter[]): void {
     for (const [path, printer] of this.discovered) {
       if (printer.locator?.source === source) this.discovered.delete(path);
     }
-    this.version += 1;
+    this.changed();
     for (const printer of printers) this.apply(source, { kind: 'attached', printer });
   }
 

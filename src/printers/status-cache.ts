@@ -11,6 +11,8 @@ export interface StatusCacheOptions {
   probe: (path: string) => Promise<LiveStatus>;
   budgetMs: number;
   ttlMs: number;
+  /** Called when a probe's answer differs from the printer's previous one (status or reasons). */
+  onChange?: (path: string, live: LiveStatus) => void;
   now?: () => number;
 }
 
@@ -18,6 +20,8 @@ export interface StatusCacheOptions {
 export class StatusCache {
   private readonly cache = new Map<string, { at: number; value: LiveStatus }>();
   private readonly pending = new Map<string, Promise<LiveStatus>>();
+  /** The last answer of each printer's probe, kept across invalidate(), to tell a change. */
+  private readonly last = new Map<string, LiveStatus>();
   private readonly now: () => number;
 
   constructor(private readonly options: StatusCacheOptions) {
@@ -48,7 +52,10 @@ export class StatusCache {
       .probe(path)
       .catch((): LiveStatus => ({ status: 'offline', statusReasons: [] }))
       .then((value) => {
+        const before = this.last.get(path);
         this.cache.set(path, { at: this.now(), value });
+        this.last.set(path, value);
+        if (!before || before.status !== value.status || before.statusReasons.join() !== value.statusReasons.join()) this.options.onChange?.(path, value);
         return value;
       })
       .finally(() => this.pending.delete(path));

@@ -1,6 +1,6 @@
 // Starts the real daemon inside the test process, with hardware the test provides (a fake USB bus).
 import { parseCommandLine } from '../../src/cli';
-import { startDaemon, type DaemonHardware } from '../../src/daemon';
+import { startDaemon, type DaemonHardware, type RunningDaemon } from '../../src/daemon';
 import { silentLogger } from '../../src/log';
 import { callApi, type ApiInit, type ApiResult } from './daemon-process';
 import { tempDir } from './temp-dir';
@@ -12,6 +12,8 @@ export interface InProcessDaemon {
   /** The HTTPS port when started with `https`, else null. */
   httpsPort: number | null;
   api: (method: string, path: string, init?: ApiInit) => Promise<ApiResult>;
+  /** The daemon's event bus. */
+  events: RunningDaemon['events'];
   stop: () => Promise<void>;
 }
 
@@ -26,5 +28,5 @@ export async function startInProcess(hardware: DaemonHardware, dataDir = tempDir
   if (command.kind !== 'serve') throw new Error('expected serve options');
   const daemon = await startDaemon(command.options, silentLogger, () => undefined, hardware);
   const baseUrl = `http://127.0.0.1:${daemon.httpPort}`;
-  return { baseUrl, httpPort: daemon.httpPort, httpsPort: daemon.httpsPort, api: (method, path, init) => callApi(baseUrl, key, method, path, init), stop: () => daemon.stop() };
+  return { baseUrl, httpPort: daemon.httpPort, httpsPort: daemon.httpsPort, api: (method, path, init) => callApi(baseUrl, key, method, path, init), events: daemon.events, stop: () => daemon.stop() };
 }
