@@ -12,22 +12,31 @@ export function readBody(res: HttpResponse, limit: number, declaredLength: numbe
       reject(tooLarge(limit));
       return;
     }
-    const chunks: Buffer[] = [];
+    // one buffer of the declared size, each chunk copied once into it; grown by doubling when no length was declared
+    let body: Buffer = Buffer.allocUnsafe(declaredLength ?? 16 * 1024);
     let total = 0;
     let failed = false;
     res.onData((chunk, isLast) => {
       if (failed) return;
-      total += chunk.byteLength;
-      if (total > limit) {
+      if (total + chunk.byteLength > limit) {
         failed = true;
         reject(tooLarge(limit));
         return;
       }
-      // uWS reuses the chunk's memory after this callback returns: copy it.
-      chunks.push(Buffer.from(new Uint8Array(chunk).slice()));
-      if (isLast) resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total));
+      if (total + chunk.byteLength > body.length) body = grow(body, total, Math.min(limit, Math.max(body.length * 2, total + chunk.byteLength)));
+      // uWS reuses the chunk's memory after this callback returns: it is copied now
+      body.set(new Uint8Array(chunk), total);
+      total += chunk.byteLength;
+      if (isLast) resolve(total === body.length ? body : body.subarray(0, total));
     });
   });
+}
+
+/** A buffer of `size` bytes holding the first `used` bytes of `from`. */
+function grow(from: Buffer, used: number, size: number): Buffer {
+  const next = Buffer.allocUnsafe(size);
+  from.copy(next, 0, 0, used);
+  return next;
 }
 
 function tooLarge(limit: number): AppError {

@@ -4,6 +4,7 @@ import { AppError } from '../errors';
 import type { ApiRequest } from './route';
 import { parsePageRanges, PrintOptionsSchema, type PrintOptions } from '../schemas/print-options';
 import { sniffFormat } from '../filters/document-format';
+import { decodeBase64Bytes } from './base64-bytes';
 import { compileValidator } from '../schemas/validate';
 import type { DocumentSpec } from '../spooler/document';
 import type { AllowedRoots, Submission } from '../spooler/submission';
@@ -44,7 +45,7 @@ export function parsePrintRequest(req: ApiRequest, roots: AllowedRoots): Submiss
   const body = req.body as PrintBody;
   const options = checkPageRange(validateOptions(mergeLenient(body), 'options'));
   return {
-    ...documentOf(body, roots),
+    ...documentOf(body, roots, req.largeField),
     title: body.title ?? 'Untitled',
     source: body.source ?? null,
     wait: body.wait ?? true,
@@ -85,29 +86,54 @@ function mergeLenient(body: PrintBody): unknown {
   return options;
 }
 
-function documentOf(body: PrintBody, roots: AllowedRoots): Pick<Submission, 'document' | 'data'> {
+function documentOf(body: PrintBody, roots: AllowedRoots, large: Buffer | null): Pick<Submission, 'document' | 'data'> {
   const type = body.contentType ?? inferContentType(body.content);
+  const content = new ContentField(body.content, large, type);
   switch (type) {
     case 'pdf_url':
     case 'raw_url':
     case 'image_url':
-      return { document: { source: { kind: 'url', url: checkUrl(body.content) }, format: URL_FORMATS[type], contentType: type }, data: null };
+      return { document: { source: { kind: 'url', url: checkUrl(content.text()) }, format: URL_FORMATS[type], contentType: type }, data: null };
     case 'image_base64':
-      return { document: { source: { kind: 'inline' }, format: 'image', contentType: type }, data: imageBytes(decodeBase64(body.content)) };
+      return { document: { source: { kind: 'inline' }, format: 'image', contentType: type }, data: imageBytes(content.base64()) };
     case 'pdf_base64':
     case 'raw_base64':
     case 'zpl_base64':
-      return { document: { source: { kind: 'inline' }, format: formatOf(type), contentType: type }, data: decodeBase64(body.content) };
+      return { document: { source: { kind: 'inline' }, format: formatOf(type), contentType: type }, data: content.base64() };
     case 'zpl':
-      return { document: { source: { kind: 'inline' }, format: 'zpl', contentType: type }, data: Buffer.from(body.content, 'utf8') };
+      return { document: { source: { kind: 'inline' }, format: 'zpl', contentType: type }, data: content.bytes() };
     case 'url':
-      return { document: { source: { kind: 'url', url: checkUrl(body.content) }, format: 'auto', contentType: 'url' }, data: null };
+      return { document: { source: { kind: 'url', url: checkUrl(content.text()) }, format: 'auto', contentType: 'url' }, data: null };
     case 'file':
-      return { document: { source: { kind: 'file', path: allowedLocalPath(body.content, roots()) }, format: 'auto', contentType: 'file' }, data: null };
+      return { document: { source: { kind: 'file', path: allowedLocalPath(content.text(), roots()) }, format: 'auto', contentType: 'file' }, data: null };
     case 'base64':
-      return { document: { source: { kind: 'inline' }, format: 'auto', contentType: 'base64' }, data: decodeBase64(body.content) };
+      return { document: { source: { kind: 'inline' }, format: 'auto', contentType: 'base64' }, data: content.base64() };
   }
   throw new AppError('INVALID_REQUEST', `contentType ${String(type)} is not supported`);
+}
+
+/** The `content` member: a string, or for a large body its raw bytes (the string then holds only its start). */
+class ContentField {
+  constructor(private readonly string: string, private readonly large: Buffer | null, private readonly type: string) {}
+
+  /** The whole text, for URLs and paths; a large one is refused. */
+  text(): string {
+    if (this.large) throw new AppError('INVALID_REQUEST', `content is too long for contentType ${this.type}`);
+    return this.string;
+  }
+
+  /** The decoded bytes of base64 content; throws 400 naming `content`. */
+  base64(): Buffer {
+    if (!this.large) return decodeBase64(this.string);
+    const bytes = decodeBase64Bytes(this.large);
+    if (!bytes) throw invalidBase64();
+    return bytes;
+  }
+
+  /** The UTF-8 bytes of literal content (ZPL). */
+  bytes(): Buffer {
+    return this.large ?? Buffer.from(this.string, 'utf8');
+  }
 }
 
 const URL_FORMATS = { pdf_url: 'pdf', raw_url: 'raw', image_url: 'image' } as const;
@@ -141,11 +167,20 @@ function checkUrl(content: string): string {
   throw new AppError('INVALID_REQUEST', 'content must be an http or https URL for this contentType');
 }
 
-/** Strict base64 (standard or url-safe alphabet, whitespace ignored); throws 400 naming `content`. */
+/** Strict base64 (standard or url-safe alphabet, whitespace ignored); throws 400 naming `content`. Copies the text no more than once, into the bytes. */
 export function decodeBase64(text: string): Buffer {
-  const compact = text.replace(/\s+/g, '');
-  if (compact.length === 0 || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(compact) || compact.length % 4 === 1) {
-    throw new AppError('INVALID_REQUEST', 'content is not valid base64');
+  // one pass, no copy of a text that may be tens of MiB: only base64 characters, whitespace, and up to two '=' at the end
+  if (!/^[A-Za-z0-9+/_\-\s]*(?:=\s*){0,2}$/.test(text)) throw invalidBase64();
+  let letters = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09 && c !== 0x0c && c !== 0x0b) letters += 1;
   }
-  return Buffer.from(compact.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+  if (letters === 0 || letters % 4 === 1) throw invalidBase64();
+  // Node's decoder takes both alphabets and skips whitespace
+  return Buffer.from(text, 'base64');
+}
+
+function invalidBase64(): AppError {
+  return new AppError('INVALID_REQUEST', 'content is not valid base64');
 }

@@ -14,6 +14,8 @@ export interface ApiRequest {
   /** Validated JSON body, or the raw bytes for `application/octet-stream`, or undefined. */
   body: unknown;
   bodyKind: 'json' | 'raw' | 'none';
+  /** The raw bytes of the route's `largeField` when it was taken out of a large JSON body (no escapes in them), else null. */
+  largeField: Buffer | null;
   /** The API path called, without `/api/v1` and query (`result.module`). */
   module: string;
   remoteAddress: string;
@@ -37,6 +39,11 @@ export interface Route {
   tag: string;
   /** JSON body schema; its validator runs before the handler. */
   body?: TSchema;
+  /**
+   * A top-level string member of the JSON body that may be large (`content`): above 1 MiB of body it is taken out as
+   * bytes (`ApiRequest.largeField`) before parsing, and the parsed body holds only its first 256 characters.
+   */
+  largeField?: string;
   /** Accepts `application/octet-stream` bodies as raw bytes too. */
   rawBody?: boolean;
   /** Query parameters the operation reads, for the docs. */

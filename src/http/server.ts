@@ -4,6 +4,7 @@ import { httpErrorOf } from './error-status';
 import type { Logger } from '../log';
 import { compileValidator, type Validator } from '../schemas/validate';
 import { readBody } from './body-reader';
+import { splitStringField } from './json-string-field';
 import { corsHeaders, preflightHeaders } from './cors';
 import { envelope, envelopeJson, type Envelope } from './envelope';
 import type { ApiAuth } from './auth';
@@ -43,8 +44,12 @@ const STATUS_TEXT: Record<number, string> = {
 const STATUS_LINE: Record<number, string> = Object.fromEntries(Object.entries(STATUS_TEXT).map(([code, text]) => [code, `${code} ${text}`]));
 const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
-type ParsedBody = { kind: ApiRequest['bodyKind']; data: unknown };
+type ParsedBody = { kind: ApiRequest['bodyKind']; data: unknown; largeField?: Buffer };
 const NO_BODY: ParsedBody = Object.freeze({ kind: 'none', data: undefined });
+/** JSON bodies above this size have their route's large field taken out before parsing. */
+const LARGE_BODY_BYTES = 1024 * 1024;
+/** How much of a large field the parsed body keeps (for checks that read its start, such as content-type inference). */
+const LARGE_FIELD_PREFIX = 256;
 
 const READ_HEADERS = ['x-api-key', 'content-type', 'content-length', 'origin', 'idempotency-key', 'transfer-encoding'];
 
@@ -283,6 +288,7 @@ function apiRequest(exchange: Exchange, params: Record<string, string>, body: Pa
     headers: exchange.headers,
     body: body.data,
     bodyKind: body.kind,
+    largeField: body.largeField ?? null,
     module: moduleOf(exchange.url),
     get remoteAddress() {
       return remoteAddress(exchange);
@@ -323,11 +329,13 @@ function parseBody(bytes: Buffer, kind: 'json' | 'raw' | 'none', compiled: Compi
     if (compiled.validate) compiled.validate(undefined);
     return { kind: 'none', data: undefined };
   }
+  const split = compiled.route.largeField && bytes.length > LARGE_BODY_BYTES ? splitStringField(bytes, compiled.route.largeField) : null;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(bytes.toString('utf8'));
+    parsed = JSON.parse((split?.rest ?? bytes).toString('utf8'));
   } catch (err) {
     throw new AppError('INVALID_REQUEST', `body is not valid JSON: ${(err as Error).message}`);
   }
-  return { kind: 'json', data: compiled.validate ? compiled.validate(parsed) : parsed };
+  if (split && parsed && typeof parsed === 'object') (parsed as Record<string, unknown>)[compiled.route.largeField!] = split.value.subarray(0, LARGE_FIELD_PREFIX).toString('utf8');
+  return { kind: 'json', data: compiled.validate ? compiled.validate(parsed) : parsed, ...(split ? { largeField: split.value } : {}) };
 }

@@ -54,3 +54,16 @@ test('256 KiB of ZPL with copies 9999 streams every copy to the printer with the
   const peak = peakRss(d.proc.pid!);
   assert.ok(peak < LIMIT, `peak RSS ${(peak / 1048576).toFixed(1)} MiB`);
 });
+
+test('the largest body the limit allows, as base64 JSON (wait:false, spooled) and as octet-stream, keeps the daemon under 256 MiB of RSS', async () => {
+  const limit = 64 * 1024 * 1024;
+  // base64 of 47.9 MiB: the JSON body is just under the 64 MiB default limit
+  const raw = Buffer.alloc(Math.floor(((limit - 200) * 3) / 4), 0x41);
+  const json = await d.api('POST', `/print/${path}`, { body: { content: raw.toString('base64'), contentType: 'raw_base64', wait: false } });
+  assert.equal(json.status, 201, JSON.stringify(json.body).slice(0, 300));
+  const octets = await d.api('POST', `/print/${path}`, { raw: Buffer.alloc(limit - 1024, 0x42), headers: { 'content-type': 'application/octet-stream' } });
+  assert.equal(octets.status, 200, JSON.stringify(octets.body).slice(0, 300));
+  await until('the spooled job ends', async () => (await d.api('GET', `/jobs/${json.body.result.content.jobId}`)).body.result.content.state === 'completed', 120_000);
+  const peak = peakRss(d.proc.pid!);
+  assert.ok(peak < LIMIT, `peak RSS ${(peak / 1048576).toFixed(1)} MiB`);
+});

@@ -17,7 +17,7 @@ writeFileSync(join(outside, 'secret'), 'x');
 symlinkSync(join(outside, 'secret'), join(files, 'link'));
 
 function request(body: unknown, extra: Partial<ApiRequest> = {}): ApiRequest {
-  return { params: {}, query: new URLSearchParams(), headers: {}, body, bodyKind: 'json', module: '/print/x', remoteAddress: '127.0.0.1', signal: new AbortController().signal, ...extra };
+  return { params: {}, query: new URLSearchParams(), headers: {}, body, bodyKind: 'json', module: '/print/x', remoteAddress: '127.0.0.1', signal: new AbortController().signal, largeField: null, ...extra } as ApiRequest;
 }
 
 function parse(body: unknown, extra: Partial<ApiRequest> = {}) {

@@ -30,7 +30,7 @@ export function printRoutes(deps: PrintRouteDeps): Route[] {
   return [
     {
       method: 'post', path: '/print/{target}', tag: 'print', summary: 'Print a document on a printer path, URI or tag_ alias',
-      body: PrintBodySchema, rawBody: true, query: PRINT_QUERY,
+      body: PrintBodySchema, rawBody: true, largeField: 'content', query: PRINT_QUERY,
       response: Type.Composite([JobSummarySchema, Type.Object({ jobs: Type.Optional(Type.Array(JobSummarySchema)) })]),
       responses: { 201: 'Job accepted (wait: false)', 404: 'Printer not found', 502: 'Print failed', 503: 'Printer is not ready, or the device is busy (too many jobs waiting)', 507: 'The job could not be stored on the device' },
       handler: async (req) => {
