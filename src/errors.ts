@@ -17,6 +17,7 @@ export const REQUEST_ERROR_CODES = [
   'PRINTER_NOT_READY',
   'SPOOL_FAILED',
   'QUEUE_FULL',
+  'TOO_BUSY',
   'CHANGE_NOT_STORED',
 ] as const;
 

@@ -26,6 +26,7 @@ export const ERROR_STATUS: Record<ErrorCode, HttpError> = {
   PRINTER_NOT_READY: { status: 503, message: 'Printer is not ready' },
   SPOOL_FAILED: { status: 507, message: 'Device cannot store the job' },
   QUEUE_FULL: { status: 503, message: 'Device is busy' },
+  TOO_BUSY: { status: 503, message: 'Device is busy' },
   SPOOL_WRITE: { status: 507, message: 'Device cannot store the job' },
   CHANGE_NOT_STORED: { status: 507, message: 'Device cannot store the change' },
   NOT_READY: { status: 503, message: 'Printer is not ready' },

@@ -3,6 +3,7 @@ import { AppError } from '../errors';
 import { httpErrorOf } from './error-status';
 import type { Logger } from '../log';
 import { compileValidator, type Validator } from '../schemas/validate';
+import { BodyBudget, LARGE_BODY_BYTES } from './body-budget';
 import { readBody } from './body-reader';
 import { splitStringField } from './json-string-field';
 import { corsHeaders, preflightHeaders } from './cors';
@@ -46,8 +47,6 @@ const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, s
 
 type ParsedBody = { kind: ApiRequest['bodyKind']; data: unknown; largeField?: Buffer };
 const NO_BODY: ParsedBody = Object.freeze({ kind: 'none', data: undefined });
-/** JSON bodies above this size have their route's large field taken out before parsing. */
-const LARGE_BODY_BYTES = 1024 * 1024;
 /** How much of a large field the parsed body keeps (for checks that read its start, such as content-type inference). */
 const LARGE_FIELD_PREFIX = 256;
 
@@ -66,7 +65,11 @@ export class HttpServer {
   private inFlight = 0;
   private idleWaiters: Array<() => void> = [];
 
+  /** Large bodies held at once: at most the body limit's worth, so N uploads cannot take N times its memory. */
+  private readonly budget: BodyBudget;
+
   constructor(private readonly deps: HttpServerDeps) {
+    this.budget = new BodyBudget(() => deps.policy.maxBodyBytes());
     this.compiled = deps.routes.map((route) => ({
       route,
       paramNames: [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]),
@@ -153,6 +156,7 @@ export class HttpServer {
       query: req.getQuery() ?? '',
       headers,
       address: null,
+      reserved: 0,
     };
     this.inFlight += 1;
     res.onAborted(() => {
@@ -171,13 +175,24 @@ export class HttpServer {
   private startBody(compiled: Compiled, res: HttpResponse, exchange: Exchange): Promise<ParsedBody> | ParsedBody {
     if (exchange.method === 'get' || exchange.method === 'delete' || exchange.method === 'head') return NO_BODY;
     const declared = exchange.headers['content-length'] ? Number(exchange.headers['content-length']) : null;
+    const limit = this.deps.policy.maxBodyBytes();
     let kind: 'json' | 'raw' | 'none';
     try {
       kind = bodyKind(exchange.headers['content-type'], compiled.route);
+      this.reserve(exchange, Math.min(declared ?? limit, limit));
     } catch (err) {
       return Promise.reject(err);
     }
-    return readBody(res, this.deps.policy.maxBodyBytes(), declared).then((bytes) => parseBody(bytes, kind, compiled));
+    return readBody(res, limit, declared).then((bytes) => parseBody(bytes, kind, compiled));
+  }
+
+  /** Takes a large body's bytes from the budget until the answer is sent; refuses (503, Retry-After) when others hold too much. */
+  private reserve(exchange: Exchange, bytes: number): void {
+    if (bytes <= LARGE_BODY_BYTES) return;
+    if (!this.budget.take(bytes)) {
+      throw new AppError('TOO_BUSY', `the device is receiving other large documents; send this one (${bytes} bytes) again shortly`, { headers: { 'Retry-After': '2' } });
+    }
+    exchange.reserved = bytes;
   }
 
   /** Runs the handler; answers synchronously when neither the body nor the handler is asynchronous. */
@@ -237,6 +252,7 @@ export class HttpServer {
   private finish(exchange: Exchange): void {
     if (exchange.done) return;
     exchange.done = true;
+    this.budget.give(exchange.reserved);
     this.inFlight -= 1;
     if (this.inFlight === 0) for (const wake of this.idleWaiters.splice(0)) wake();
   }
@@ -271,6 +287,8 @@ interface Exchange {
   query: string;
   headers: Record<string, string>;
   address: string | null;
+  /** Large-body bytes taken from the budget, given back when the answer is sent. */
+  reserved: number;
 }
 
 function remoteAddress(exchange: Exchange): string {

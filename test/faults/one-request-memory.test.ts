@@ -67,3 +67,17 @@ test('the largest body the limit allows, as base64 JSON (wait:false, spooled) an
   const peak = peakRss(d.proc.pid!);
   assert.ok(peak < LIMIT, `peak RSS ${(peak / 1048576).toFixed(1)} MiB`);
 });
+
+test('8 concurrent 60 MB bodies: the device takes what fits in one body limit at a time, answers the others 503 with Retry-After, and stays under 256 MiB', async () => {
+  const body = Buffer.alloc(60 * 1000 * 1000, 0x43);
+  const answers = await Promise.all(Array.from({ length: 8 }, () => d.api('POST', `/print/${path}`, { raw: body, headers: { 'content-type': 'application/octet-stream' } })));
+  const statuses = answers.map((a) => a.status);
+  assert.ok(statuses.every((s) => s === 200 || s === 503), statuses.join());
+  assert.ok(statuses.includes(200), 'at least one was printed');
+  for (const busy of answers.filter((a) => a.status === 503)) {
+    assert.equal(busy.body.result.message, 'Device is busy');
+    assert.equal(busy.headers['retry-after'], '2');
+  }
+  const peak = peakRss(d.proc.pid!);
+  assert.ok(peak < LIMIT, `peak RSS ${(peak / 1048576).toFixed(1)} MiB`);
+});
