@@ -21,7 +21,7 @@ import { ippUri } from './drivers/driver-factory';
 import { buildTestPagePdf } from '../ipp/test-page-pdf';
 import { readPdfiumWasm } from '../render/render-assets';
 import type { TestPageBuilder } from './test-documents';
-import { createPdfToZpl, renderPoolStarter } from '../spooler/pdf-filter';
+import { createRenderService, renderPoolStarter } from '../render/render-service';
 import { renderWorkersOf } from '../settings/render-workers';
 import { UsbDiscovery } from '../discovery/usb-discovery';
 import { InterfaceClaims } from '../usb/usb-claim';
@@ -95,7 +95,7 @@ export function createPrinterServices(deps: PrinterServicesDeps): PrinterService
   ];
   let advertiser: MdnsAdvertiser | null = null;
   const store = new JobStore({ retentionMs: HOUR_MS, maxRecords: 10_000 });
-  const pdf = createPdfToZpl({
+  const pdf = createRenderService({
     workers: () => renderWorkersOf(deps.settings.value),
     startPool: renderPoolStarter({ maxQueue: 64, jobTimeoutMs: 30_000, logger: deps.logger }),
   });

@@ -3,11 +3,14 @@ import { DeviceError } from '../errors';
 import type { PreparedDocument } from '../printers/drivers/driver';
 import type { ContentKind } from '../schemas/printer';
 import type { PrintOptions } from '../schemas/print-options';
-import type { LabelRenderOptions } from '../render/render-options';
+import type { RasterOptions, RenderJob, RenderOutput } from '../render/render-job';
 import type { DocumentFormat } from './document';
 
-/** Renders a PDF into ZPL labels (the render pool) with `options` (resolution, dithering, label options); resolves to the ZPL bytes. */
-export type PdfToZpl = (pdf: Uint8Array, options: LabelRenderOptions, signal: AbortSignal) => Promise<Uint8Array>;
+/** Renders one job (the render service): here, a PDF into ZPL labels. */
+export type PdfToZpl = (job: RenderJob, signal: AbortSignal) => Promise<RenderOutput>;
+
+/** Resolution used when a printer's dpi is not known. */
+const DEFAULT_DPI = 203;
 
 /** A printer's own PDF render settings: resolution in dpi (undefined: 203) and dithering (undefined: off). */
 export interface LabelSettings {
@@ -50,7 +53,8 @@ const MIME: Record<FilterInput['format'], string> = { pdf: 'application/pdf', jp
 async function forZpl(input: FilterInput, pdfToZpl: PdfToZpl | null, signal: AbortSignal): Promise<Uint8Array> {
   if (input.format === 'pdf') {
     if (!pdfToZpl) throw new DeviceError('UNSUPPORTED_CONTENT', 'PDF rendering to ZPL is not available on this device');
-    return pdfToZpl(input.bytes, labelRenderOptions(input.options, input.label), signal);
+    const job: RenderJob = { format: 'pdf', bytes: input.bytes, raster: labelRenderOptions(input.options, input.label), encode: { language: 'zpl', copies: input.options.copies ?? 1 } };
+    return (await pdfToZpl(job, signal)).bytes;
   }
   // ZPL copies repeat the caller's bytes rather than set ^PQ: ZPL passes unmodified (seed 4.5), and a body may hold
   // several formats, each with its own ^PQ, that an inserted ^PQ would change. PDFs we render get ^PQ instead.
@@ -58,10 +62,15 @@ async function forZpl(input: FilterInput, pdfToZpl: PdfToZpl | null, signal: Abo
   return copies === 1 ? input.bytes : repeat(input.bytes, copies);
 }
 
-/** Render options of a PDF job for a label printer: the job's label options, the printer's dpi, and `dither` from the job, else the printer. */
-export function labelRenderOptions(options: PrintOptions, label: LabelSettings): LabelRenderOptions {
-  const { paperSize, pageRange, orientation, fitToPage, copies } = options;
-  return { paperSize, pageRange, orientation, fitToPage, copies, dpi: label.dpi, dither: options.dither ?? label.dither };
+/**
+ * Raster options of a PDF job for a label printer: the job's label options, the printer's dpi (else 203), and `dither`
+ * from the job, else the printer. RasterOptions carries portrait and landscape only: reverse-landscape and
+ * reverse-portrait are sent as their unreversed counterparts until it carries all four.
+ */
+export function labelRenderOptions(options: PrintOptions, label: LabelSettings): RasterOptions {
+  const { paperSize, pageRange, fitToPage } = options;
+  const orientation = options.orientation === undefined ? undefined : options.orientation.endsWith('landscape') ? 'landscape' : 'portrait';
+  return { paperSize, pageRange, orientation, fitToPage, dpi: label.dpi ?? DEFAULT_DPI, dither: options.dither ?? label.dither };
 }
 
 function repeat(bytes: Uint8Array, times: number): Uint8Array {
