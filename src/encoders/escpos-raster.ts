@@ -8,7 +8,7 @@ import type { PageEncoder } from './page-encoder';
  */
 export const ESCPOS_BAND_ROWS = 255;
 /** GS V 66 n: feed to the cutter plus n motion units (16 ≈ 2 mm), then cut leaving one point uncut. */
-export const ESCPOS_CUT_FEED = 16;
+const ESCPOS_CUT_FEED = 16;
 
 const ESC_INIT = Uint8Array.of(0x1b, 0x40);
 const PARTIAL_CUT_WITH_FEED = Uint8Array.of(0x1d, 0x56, 0x42, ESCPOS_CUT_FEED);

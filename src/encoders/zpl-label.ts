@@ -7,7 +7,7 @@ import { graphicFieldZ64 } from './zpl-graphic-field';
 const LABEL_DEFLATE_LEVEL = 3;
 
 /** `^XA^PW<w>^LL<h>^LH0,0^FO0,0^GFA…^FS^PQ<copies>^XZ\n` for a bitmap as wide and long as the label (dots); `deflateLevel` 0..9. */
-export function labelZpl(bitmap: MonoBitmap, copies: number, deflateLevel = LABEL_DEFLATE_LEVEL): string {
+function labelZpl(bitmap: MonoBitmap, copies: number, deflateLevel = LABEL_DEFLATE_LEVEL): string {
   return `^XA^PW${bitmap.width}^LL${bitmap.height}^LH0,0^FO0,0${graphicFieldZ64(bitmap, deflateLevel)}^FS^PQ${copies}^XZ\n`;
 }
 

@@ -33,7 +33,7 @@ function sampleOffsets(image: GreyImage, place: PagePlacement): { xs: Int32Array
 }
 
 /** Area-average resampling to `tw` × `th` pixels (smooth when shrinking, blocky when enlarging): for photographs before dithering. */
-export function resampleArea(image: GreyImage, tw: number, th: number): GreyImage {
+function resampleArea(image: GreyImage, tw: number, th: number): GreyImage {
   const rows = resampleAxis(image.pixels, image.width, image.height, tw, true);
   const pixels = resampleAxis(rows, tw, image.height, th, false);
   return { width: tw, height: th, pixels, dpi: null };

@@ -11,7 +11,7 @@ import { selectPages, type ResolvedRaster } from './render-options';
 export type ImageDecoder = (bytes: Uint8Array) => GreyImage;
 
 /** The picture's size in points: its stated resolution when it has one, else one pixel per printer dot at `dpi`. */
-export function imageSizePt(image: GreyImage, dpi: number): MediaSizePt {
+function imageSizePt(image: GreyImage, dpi: number): MediaSizePt {
   return { widthPt: (image.width * 72) / (image.dpi?.x ?? dpi), heightPt: (image.height * 72) / (image.dpi?.y ?? dpi) };
 }
 

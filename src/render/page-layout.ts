@@ -24,7 +24,7 @@ export const PAGE_SIZING: Sizing = { fitToForcedSize: false, growToReceiptWidth:
 export const IMAGE_SIZING: Sizing = { fitToForcedSize: true, growToReceiptWidth: false };
 
 /** Longest receipt page accepted, in dots (3.7 m at 203 dpi), so a sliver of a page cannot exhaust memory. */
-export const MAX_RECEIPT_LENGTH_DOTS = 30_000;
+const MAX_RECEIPT_LENGTH_DOTS = 30_000;
 
 /**
  * Lays out the pages of one document (sizes in points, before orientation), one call per page in order.

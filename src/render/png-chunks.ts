@@ -39,7 +39,7 @@ const CRC_TABLE = (() => {
 })();
 
 /** CRC-32 (ISO 3309, as PNG chunks use) of `bytes`, unsigned. */
-export function crc32(bytes: Uint8Array): number {
+function crc32(bytes: Uint8Array): number {
   let c = -1;
   for (let i = 0; i < bytes.length; i += 1) c = CRC_TABLE[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
   return (c ^ -1) >>> 0;

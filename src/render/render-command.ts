@@ -76,7 +76,7 @@ function checkAsUsage(job: Parsed['job']): void {
 }
 
 /** The document format from the file's first bytes: PNG and JPEG signatures, anything else is read as a PDF. */
-export function sniffFormat(bytes: Uint8Array): RasterFormat {
+function sniffFormat(bytes: Uint8Array): RasterFormat {
   if (bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47) return 'png';
   if (bytes[0] === 0xff && bytes[1] === 0xd8) return 'jpeg';
   return 'pdf';

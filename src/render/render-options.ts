@@ -27,7 +27,7 @@ export interface ResolvedRaster {
 /** Default page limit per job. */
 export const DEFAULT_MAX_PAGES = 1000;
 /** Widest receipt accepted, in dots (112 mm paper at 600 dpi is 2646). */
-export const MAX_RECEIPT_WIDTH_DOTS = 4096;
+const MAX_RECEIPT_WIDTH_DOTS = 4096;
 const ORIENTATIONS: readonly Orientation[] = ['portrait', 'landscape', 'reverse-landscape', 'reverse-portrait'];
 
 function checkInt(name: string, value: number, min: number, max: number): number {
