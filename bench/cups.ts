@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Bench } from 'tinybench';
 import { silentLogger } from '../src/log';
+import type { RenderJob } from '../src/render/render-job';
 import { RenderPool } from '../src/render/render-pool';
 import { readPdfiumWasm } from '../src/render/render-assets';
 import { barcodePagesPdf, shippingLabelPdf } from '../test/fixtures/pdf/barcode-pdf';
@@ -62,23 +63,24 @@ async function main(): Promise<void> {
     { name: '2x1 Code 128 label', pageSize: 'w144h72', pdf: await barcodePagesPdf(2, 1, [{ symbology: 'code128', text: '12345678', mode: 'vector', modulePt: 1 }]) },
   ];
   const poolSize = availableParallelism();
-  const worker = { kind: 'file' as const, path: join(__dirname, '..', 'src', 'render', 'pdf-worker.ts') };
+  const worker = { kind: 'file' as const, path: join(__dirname, '..', 'src', 'render', 'render-worker.ts') };
   const one = new RenderPool({ size: 1, maxQueue: 64, jobTimeoutMs: 30_000, wasm: readPdfiumWasm(), worker, logger: silentLogger });
   const full = new RenderPool({ size: poolSize, maxQueue: 64, jobTimeoutMs: 30_000, wasm: readPdfiumWasm(), worker, logger: silentLogger });
   console.log(`| document | ours p50 ms | CUPS p50 ms | latency ratio | ours labels/s (pool ${poolSize}) | CUPS labels/s (${poolSize} at once) | throughput ratio | ZPL bytes ours / CUPS |`);
   console.log('|---|---|---|---|---|---|---|---|');
   for (const doc of docs) {
+    const job: RenderJob = { format: 'pdf', bytes: doc.pdf, raster: { dpi: 203 }, encode: { language: 'zpl', copies: 1 } };
     const pdfPath = join(dir, `${doc.pageSize}.pdf`);
     writeFileSync(pdfPath, doc.pdf);
-    const oursZpl = (await one.render(doc.pdf)).zpl;
-    await full.render(doc.pdf);
+    const oursZpl = (await one.render(job)).bytes;
+    await full.render(job);
     const theirZpl = await cupsZpl(ppd, pdfPath, doc.pageSize);
     if (!theirZpl.includes('^XA')) throw new Error(`CUPS produced no ZPL for ${doc.name}`);
     const bench = new Bench({ time: seconds * 1000, warmupIterations: 2, iterations: 5 });
     bench
-      .add('ours 1', () => one.render(doc.pdf))
+      .add('ours 1', () => one.render(job))
       .add('cups 1', () => cupsZpl(ppd, pdfPath, doc.pageSize))
-      .add('ours batch', () => Promise.all(Array.from({ length: BATCH }, () => full.render(doc.pdf))))
+      .add('ours batch', () => Promise.all(Array.from({ length: BATCH }, () => full.render(job))))
       .add('cups batch', () => Promise.all(Array.from({ length: BATCH }, (_, i) => (i < poolSize ? cupsZpl(ppd, pdfPath, doc.pageSize) : null))));
     await bench.run();
     const lat = (n: string) => {

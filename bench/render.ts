@@ -1,22 +1,29 @@
-// PDF → ZPL bench: per-label latency on one worker, labels/s on the full pool, our ^GFA encoder against zpl-image.
+// Render bench: PDF → ZPL per-label latency on one worker, labels/s on the full pool, PDF → ESC/POS per receipt, our ^GFA encoder against zpl-image.
 // Run: node --import tsx bench/render.ts [seconds-per-task]
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { Bench } from 'tinybench';
 import { silentLogger } from '../src/log';
+import type { EncodeSpec, RenderJob } from '../src/render/render-job';
 import { RenderPool } from '../src/render/render-pool';
 import { readPdfiumWasm } from '../src/render/render-assets';
 import { blankMono, thresholdAligned } from '../src/render/mono';
-import { graphicFieldZ64 } from '../src/zpl/graphic-field';
+import { graphicFieldZ64 } from '../src/encoders/zpl-graphic-field';
 import { shippingLabelPdf } from '../test/fixtures/pdf/barcode-pdf';
+import { receiptPdf } from '../test/fixtures/pdf/receipt-pdf';
 import { decodeLabels } from '../test/render/zpl-label-decode';
 
 const requireCjs = createRequire(__filename);
 const zplImage = requireCjs('zpl-image') as { rgbaToZ64(rgba: Uint8Array, width: number, opts: object): { length: number; rowlen: number; z64: string } };
 const seconds = Number(process.argv[2] ?? 3);
-const worker = { kind: 'file' as const, path: join(__dirname, '..', 'src', 'render', 'pdf-worker.ts') };
+const worker = { kind: 'file' as const, path: join(__dirname, '..', 'src', 'render', 'render-worker.ts') };
 const BATCH = 16;
+
+/** A PDF render at 203 dpi into `encode`; receipts are 576 dots wide (80 mm paper). */
+function pdfJob(bytes: Uint8Array, encode: EncodeSpec): RenderJob {
+  return { format: 'pdf', bytes, raster: { dpi: 203, ...(encode.language === 'escpos' ? { widthDots: 576 } : {}) }, encode };
+}
 
 function newPool(size: number): RenderPool {
   return new RenderPool({ size, maxQueue: 64, jobTimeoutMs: 30_000, wasm: readPdfiumWasm(), worker, logger: silentLogger });
@@ -40,13 +47,15 @@ function pictures(zpl: Uint8Array) {
 }
 
 async function main(): Promise<void> {
-  const pdf = await shippingLabelPdf();
+  const pdf = pdfJob(await shippingLabelPdf(), { language: 'zpl', copies: 1 });
+  const receipt = pdfJob(await receiptPdf(), { language: 'escpos', copies: 1 });
   const poolSize = availableParallelism();
   const one = newPool(1);
   const full = newPool(poolSize);
   const first = await one.render(pdf);
+  const firstReceipt = await one.render(receipt);
   await full.render(pdf);
-  const pic = pictures(first.zpl);
+  const pic = pictures(first.bytes);
   const greySrc = { src: pic.grey, offset: 0, stride: pic.width, width: pic.width, height: pic.height };
   const ours = (level: number) => () => {
     pic.mono.data.fill(0);
@@ -62,6 +71,7 @@ async function main(): Promise<void> {
     .add('one worker: 1 label', () => one.render(pdf))
     .add(`one worker: ${BATCH} labels`, () => Promise.all(Array.from({ length: BATCH }, () => one.render(pdf))))
     .add(`full pool (${poolSize}): ${BATCH} labels`, () => Promise.all(Array.from({ length: BATCH }, () => full.render(pdf))))
+    .add('one worker: 1 receipt', () => one.render(receipt))
     .add('encode ours (grey → ^GFA, zlib 6)', ours(6))
     .add('encode ours (grey → ^GFA, zlib 3)', ours(3))
     .add('encode ours (grey → ^GFA, zlib 1)', ours(1))
@@ -73,7 +83,8 @@ async function main(): Promise<void> {
     return result.latency;
   };
   const ms = (v: number) => v.toFixed(2);
-  console.log(`4x6 shipping label (${first.widthDots}x${first.heightDots} dots, text + Code 128 + QR image + grey photo), ${first.zpl.length} bytes of ZPL`);
+  console.log(`4x6 shipping label (${first.widthDots}x${first.heightDots} dots, text + Code 128 + QR image + grey photo), ${first.bytes.length} bytes of ZPL`);
+  console.log(`80 mm receipt PDF (${firstReceipt.widthDots}x${firstReceipt.heightDots} dots, text + Code 128), ${firstReceipt.bytes.length} bytes of ESC/POS`);
   console.log('| measure | value |');
   console.log('|---|---|');
   const single = t('one worker: 1 label');
@@ -82,6 +93,8 @@ async function main(): Promise<void> {
   const fullRate = (BATCH * 1000) / t('full pool').mean;
   console.log(`| labels/s, one worker (batches of ${BATCH}) | ${oneRate.toFixed(0)} |`);
   console.log(`| labels/s, full pool of ${poolSize} | ${fullRate.toFixed(0)} (${(fullRate / oneRate).toFixed(2)}x one worker) |`);
+  const rcpt = t('one worker: 1 receipt');
+  console.log(`| per-receipt latency, PDF → ESC/POS raster, one worker | p50 ${ms(rcpt.p50)} ms, p99 ${ms(rcpt.p99)} ms |`);
   const z = t('encode zpl-image').mean;
   for (const level of [6, 3, 1]) {
     const o = t(`encode ours (grey → ^GFA, zlib ${level})`).mean;

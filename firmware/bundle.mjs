@@ -63,8 +63,8 @@ export function nativeFiles(arch) {
 /** Writes `outDir`/printproxyd.cjs (the worker code embedded in it) and returns the worker's esbuild output. */
 export async function buildBundle(outDir) {
   mkdirSync(outDir, { recursive: true });
-  const worker = await bundle(join(root, 'src', 'render', 'pdf-worker.ts'), join(outDir, 'pdf-worker.cjs'), { write: false, minify: true });
-  const define = { PRINTPROXY_BUILD: JSON.stringify(buildIdentity()), PRINTPROXY_PDF_WORKER_CODE: JSON.stringify(worker.outputFiles[0].text) };
+  const worker = await bundle(join(root, 'src', 'render', 'render-worker.ts'), join(outDir, 'render-worker.cjs'), { write: false, minify: true });
+  const define = { PRINTPROXY_BUILD: JSON.stringify(buildIdentity()), PRINTPROXY_RENDER_WORKER_CODE: JSON.stringify(worker.outputFiles[0].text) };
   await bundle(join(root, 'src', 'main.ts'), join(outDir, 'printproxyd.cjs'), { define });
   return join(outDir, 'printproxyd.cjs');
 }

@@ -37,7 +37,7 @@ import { SettingsStore } from './settings/settings-store';
 import { DiskSpool } from './spooler/disk-spool';
 import { JobStore } from './spooler/job-store';
 import { documentLoader } from './spooler/load-document';
-import { createPdfToZpl, renderPoolStarter } from './spooler/pdf-filter';
+import { createRenderService, renderPoolStarter } from './render/render-service';
 import { Spooler } from './spooler/spooler';
 import { InterfaceClaims } from './usb/usb-claim';
 import type { UsbBackend } from './usb/usb-backend';
@@ -89,10 +89,10 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
     logger,
   });
 
-  const pdf = createPdfToZpl({ workers: () => renderWorkersOf(settings.value), startPool: renderPoolStarter({ maxQueue: 64, jobTimeoutMs: 30_000, logger }) });
+  const renderer = createRenderService({ workers: () => renderWorkersOf(settings.value), startPool: renderPoolStarter({ maxQueue: 64, jobTimeoutMs: 30_000, logger }) });
   // a changed worker count retires the running pool once its renders are done
-  const stopResizing = settings.onChange(pdf.resize);
-  const render = hardware.render ? hardware.render(pdf.render) : pdf.render;
+  const stopResizing = settings.onChange(renderer.resize);
+  const render = hardware.render ? hardware.render(renderer.render) : renderer.render;
   let status: StatusCache | null = null;
   const runtimes = new PrinterRuntimes({
     findPrinter: (path) => registry.find(path),
@@ -174,7 +174,7 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
       await Promise.all(sources.map((source) => source.stop?.()));
       await spooler.close(5000);
       stopResizing();
-      await pdf.close();
+      await renderer.close();
       stopWatching();
       await settings.flush();
     },

@@ -86,7 +86,8 @@ export function placePage(page: MediaSizePt, label: LabelDots, dpi: number, rota
   const height = ptToDots(turned.heightPt, dpi);
   if (!fitToPage) return { x: 0, y: 0, width, height, rotate };
   const scale = Math.min(label.widthDots / width, label.heightDots / height);
-  const w = Math.max(1, Math.floor(width * scale));
-  const h = Math.max(1, Math.floor(height * scale));
+  // the epsilon keeps a side that fits exactly (812 / 100 * 100 = 811.9999…) from losing a dot to rounding
+  const w = Math.max(1, Math.floor(width * scale + 1e-9));
+  const h = Math.max(1, Math.floor(height * scale + 1e-9));
   return { x: (label.widthDots - w) >> 1, y: (label.heightDots - h) >> 1, width: w, height: h, rotate };
 }

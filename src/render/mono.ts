@@ -1,5 +1,5 @@
-// 8-bit grey pixels (0 black … 255 white) → 1-bit ZPL dots: a fixed black threshold, or Floyd–Steinberg error diffusion.
-import type { MonoBitmap } from '../zpl/graphic-field';
+// 8-bit grey pixels (0 black … 255 white) → 1-bit printer dots: a fixed black threshold, or Floyd–Steinberg error diffusion.
+import type { MonoBitmap } from '../encoders/mono-bitmap';
 
 /** Where grey pixels sit in memory: `height` rows of `stride` bytes starting at `offset` in `src`. */
 export interface GreySource {
@@ -103,4 +103,12 @@ export function ditherInto(dst: MonoBitmap, grey: GreySource, x: number, y: numb
     [cur, next] = [next, cur];
     next.fill(0);
   }
+}
+
+/** A grey block as a bitmap of its size: thresholded (barcode-safe) or dithered; `reuse` backs it when large enough. */
+export function toMono(grey: GreySource, dither: boolean, reuse?: Uint8Array): MonoBitmap {
+  const mono = blankMono(grey.width, grey.height, reuse);
+  if (dither) ditherInto(mono, grey, 0, 0);
+  else thresholdAligned(mono, grey);
+  return mono;
 }

@@ -5,17 +5,17 @@ import { dirname, join } from 'node:path';
 import { embeddedAssets } from '../native/embedded-assets';
 import type { WorkerSource } from './render-pool';
 
-declare const PRINTPROXY_PDF_WORKER_CODE: string | undefined;
+declare const PRINTPROXY_RENDER_WORKER_CODE: string | undefined;
 
-/** The worker the daemon should run: the code string firmware/bundle.mjs embeds, else src/render/pdf-worker.ts (tsx). */
+/** The worker the daemon should run: the code string firmware/bundle.mjs embeds, else src/render/render-worker.ts (tsx). */
 export function defaultWorkerSource(): WorkerSource {
-  if (typeof PRINTPROXY_PDF_WORKER_CODE === 'string') return { kind: 'code', code: PRINTPROXY_PDF_WORKER_CODE };
-  return { kind: 'file', path: join(__dirname, 'pdf-worker.ts') };
+  if (typeof PRINTPROXY_RENDER_WORKER_CODE === 'string') return { kind: 'code', code: PRINTPROXY_RENDER_WORKER_CODE };
+  return { kind: 'file', path: join(__dirname, 'render-worker.ts') };
 }
 
 /** Path of pdfium.wasm: dist/native/pdfium.wasm beside a bundle, else the one in node_modules/@embedpdf/pdfium/dist. */
 export function pdfiumWasmPath(): string {
-  if (typeof PRINTPROXY_PDF_WORKER_CODE === 'string') return join(__dirname, 'native', 'pdfium.wasm');
+  if (typeof PRINTPROXY_RENDER_WORKER_CODE === 'string') return join(__dirname, 'native', 'pdfium.wasm');
   return join(dirname(createRequire(__filename).resolve('@embedpdf/pdfium')), 'pdfium.wasm');
 }
 

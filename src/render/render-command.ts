@@ -1,11 +1,13 @@
-// `printproxyd render INPUT.pdf [--size 4x6] [--dpi 203] [-o OUT.zpl] …`: the device's PDF → ZPL pipeline from the shell.
+// `printproxyd render INPUT.pdf|.png|.jpg [--size 4x6] [--dpi 203] [--receipt 576] [-o OUT] …`: the device's render pipeline from the shell.
 import { parseArgs } from 'node:util';
 import { toDeviceError } from '../errors';
-import { parseMediaSize } from './media-size';
-import { PdfRenderer } from './pdf-renderer';
-import { initPdfium } from './pdfium-init';
-import { resolveRenderOptions, type LabelRenderOptions } from './render-options';
 import type { Orientation } from './label-geometry';
+import { parseMediaSize } from './media-size';
+import { initPdfium } from './pdfium-init';
+import { createRasterisers } from './rasteriser-table';
+import { renderDocument, type LocalRenderJob } from './render-document';
+import type { RasterFormat } from './render-job';
+import { checkCopies, resolveRaster } from './render-options';
 
 /** What the command touches: files, output streams, and the pdfium.wasm bytes. */
 export interface RenderCommandIo {
@@ -17,9 +19,10 @@ export interface RenderCommandIo {
 }
 
 /** Usage text of the command. */
-export const RENDER_USAGE = `usage: printproxyd render INPUT.pdf [--size 4x6|100x150mm|na_index-4x6_4x6in] [--dpi 203]
+export const RENDER_USAGE = `usage: printproxyd render INPUT.pdf|INPUT.png|INPUT.jpg [--size 4x6|100x150mm|na_index-4x6_4x6in] [--dpi 203]
        [--pages 1-3,5] [--orientation portrait|landscape|reverse-landscape|reverse-portrait]
-       [--fit] [--copies N] [--dither] [-o OUT.zpl]   (ZPL goes to stdout without -o)
+       [--fit] [--copies N] [--dither] [--receipt WIDTH_DOTS] [-o OUT]
+       (ZPL labels, or with --receipt an ESC/POS raster receipt that wide, e.g. 576 for 80 mm paper; stdout without -o)
 `;
 
 const ORIENTATIONS: readonly string[] = ['portrait', 'landscape', 'reverse-landscape', 'reverse-portrait'];
@@ -28,7 +31,9 @@ class UsageError {
   constructor(readonly message: string) {}
 }
 
-function parse(argv: string[]): { input: string; out: string | undefined; opts: LabelRenderOptions } {
+type Parsed = { input: string; out: string | undefined; job: Omit<LocalRenderJob, 'format' | 'bytes'> };
+
+function parse(argv: string[]): Parsed {
   let parsed;
   try {
     parsed = parseArgs({
@@ -36,14 +41,14 @@ function parse(argv: string[]): { input: string; out: string | undefined; opts: 
       allowPositionals: true,
       options: {
         size: { type: 'string' }, dpi: { type: 'string' }, output: { type: 'string', short: 'o' }, pages: { type: 'string' },
-        orientation: { type: 'string' }, fit: { type: 'boolean' }, copies: { type: 'string' }, dither: { type: 'boolean' },
+        orientation: { type: 'string' }, fit: { type: 'boolean' }, copies: { type: 'string' }, dither: { type: 'boolean' }, receipt: { type: 'string' },
       },
     });
   } catch (err) {
     throw new UsageError(err instanceof Error ? err.message : String(err));
   }
   const { values: v, positionals } = parsed;
-  if (positionals.length !== 1) throw new UsageError('expected exactly one INPUT.pdf');
+  if (positionals.length !== 1) throw new UsageError('expected exactly one INPUT file');
   if (v.size !== undefined && !parseMediaSize(v.size)) throw new UsageError(`unknown --size "${v.size}"`);
   if (v.orientation !== undefined && !ORIENTATIONS.includes(v.orientation)) throw new UsageError(`unknown --orientation "${v.orientation}"`);
   const num = (name: string, text: string | undefined) => {
@@ -51,31 +56,44 @@ function parse(argv: string[]): { input: string; out: string | undefined; opts: 
     if (!/^\d+$/.test(text)) throw new UsageError(`--${name} must be a whole number, got "${text}"`);
     return Number(text);
   };
-  const opts: LabelRenderOptions = {
-    paperSize: v.size, dpi: num('dpi', v.dpi), pageRange: v.pages, orientation: v.orientation as Orientation | undefined,
-    fitToPage: v.fit, copies: num('copies', v.copies), dither: v.dither,
+  const widthDots = num('receipt', v.receipt);
+  const raster = {
+    paperSize: v.size, dpi: num('dpi', v.dpi) ?? 203, pageRange: v.pages, orientation: v.orientation as Orientation | undefined,
+    fitToPage: v.fit, dither: v.dither, widthDots,
   };
-  return { input: positionals[0], out: v.output, opts };
+  const copies = num('copies', v.copies) ?? 1;
+  const encode = widthDots === undefined ? { language: 'zpl' as const, copies } : { language: 'escpos' as const, copies };
+  return { input: positionals[0], out: v.output, job: { raster, encode } };
 }
 
-function resolveAsUsage(opts: LabelRenderOptions) {
+function checkAsUsage(job: Parsed['job']): void {
   try {
-    return resolveRenderOptions(opts);
+    resolveRaster(job.raster);
+    checkCopies(job.encode);
   } catch (err) {
     throw new UsageError(toDeviceError(err).message);
   }
 }
 
-/** Runs the command; returns the exit code: 0 done, 1 the PDF could not be read or rendered, 2 bad arguments. */
+/** The document format from the file's first bytes: PNG and JPEG signatures, anything else is read as a PDF. */
+function sniffFormat(bytes: Uint8Array): RasterFormat {
+  if (bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47) return 'png';
+  if (bytes[0] === 0xff && bytes[1] === 0xd8) return 'jpeg';
+  return 'pdf';
+}
+
+/** Runs the command; returns the exit code: 0 done, 1 the document could not be read or rendered, 2 bad arguments. */
 export async function runRenderCommand(argv: string[], io: RenderCommandIo): Promise<number> {
   try {
-    const { input, out, opts } = parse(argv);
-    const resolved = resolveAsUsage(opts);
-    const [pdf, wasm] = await Promise.all([io.readFile(input), io.loadWasm()]);
-    const result = new PdfRenderer(await initPdfium(wasm)).render(pdf, resolved);
-    if (out) await io.writeFile(out, result.zpl);
-    else io.stdout(result.zpl);
-    io.stderr(`rendered ${result.labels} of ${result.pageCount} pages as ${result.widthDots}x${result.heightDots} dot labels at ${resolved.dpi} dpi, ${result.zpl.length} bytes of ZPL${out ? ` to ${out}` : ''}\n`);
+    const { input, out, job } = parse(argv);
+    checkAsUsage(job);
+    const [bytes, wasm] = await Promise.all([io.readFile(input), io.loadWasm()]);
+    const report = renderDocument({ ...job, format: sniffFormat(bytes), bytes }, createRasterisers(await initPdfium(wasm)));
+    if (out) await io.writeFile(out, report.bytes);
+    else io.stdout(report.bytes);
+    const what = job.encode.language === 'zpl' ? 'dot labels' : 'dot receipt pages';
+    const language = job.encode.language === 'zpl' ? 'ZPL' : 'ESC/POS';
+    io.stderr(`rendered ${report.pages} of ${report.documentPages} pages as ${report.widthDots}x${report.heightDots} ${what} at ${job.raster.dpi} dpi, ${report.bytes.length} bytes of ${language}${out ? ` to ${out}` : ''}\n`);
     return 0;
   } catch (err) {
     if (err instanceof UsageError) {

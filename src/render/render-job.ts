@@ -1,4 +1,4 @@
-// One render request: a document, how to rasterise it, and the printer language to encode the bitmaps into.
+// What one render is asked to do and what it gives back: the contract between callers, the pool and its workers.
 
 /** Document formats the worker rasterises. */
 export type RasterFormat = 'pdf' | 'png' | 'jpeg';

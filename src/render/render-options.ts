@@ -1,62 +1,60 @@
-// Options of one PDF → ZPL render, their defaults and limits, and the checked form the renderer reads.
+// Options of one render, their defaults and limits, and the checked form the rasterisers read.
 import { DeviceError } from '../errors';
-import { parsePageRanges, type PrintOptions } from '../schemas/print-options';
+import { parsePageRanges } from '../schemas/print-options';
 import type { Orientation } from './label-geometry';
 import { parseMediaSize, type MediaSizePt } from './media-size';
+import type { EncodeSpec, RasterOptions } from './render-job';
 
-/** What a caller may ask of one render; print options (seed 2.5) plus dpi, dithering and a page limit. */
-export interface LabelRenderOptions {
-  /** Printer resolution in dots per inch, 100..600; default 203. */
-  dpi?: number;
-  /** Media name forcing the label size (see parseMediaSize); unknown names are ignored. */
-  paperSize?: PrintOptions['paperSize'];
-  /** Pages to print, e.g. `1-3,5` (1-based, in the order given); default all. */
-  pageRange?: PrintOptions['pageRange'];
-  orientation?: Orientation;
-  /** Scale each page to fit the label, centred; default false (1:1 from the top-left corner). */
-  fitToPage?: PrintOptions['fitToPage'];
-  /** ^PQ count per label, 1..9999; default 1. */
-  copies?: PrintOptions['copies'];
-  /** Error-diffusion dithering for photographic content instead of the black threshold; default false. */
-  dither?: boolean;
-  /** Most pages one job may render; default 1000. */
-  maxPages?: number;
-}
+/** RasterOptions as the rasterisers take them in process: any of the four IPP orientations (seed 2.5). */
+export type RasterRequest = Omit<RasterOptions, 'orientation'> & { orientation?: Orientation };
 
-/** Options after defaults and checks; what the worker renders with. */
-export interface ResolvedRenderOptions {
+/** Raster options after defaults and checks; what a rasteriser renders with. */
+export interface ResolvedRaster {
+  /** Dots per inch, 100..600. */
   dpi: number;
+  /** Label size forced by `paperSize` (labels only; ignored on receipts), or null. */
   forcedSize: MediaSizePt | null;
+  /** 1-based inclusive page ranges in the order given, or null for all pages. */
   ranges: Array<[number, number]> | null;
   orientation: Orientation | undefined;
   fitToPage: boolean;
-  copies: number;
   dither: boolean;
   maxPages: number;
+  /** Receipt printable width in dots, or null for a label printer. */
+  widthDots: number | null;
 }
 
 /** Default page limit per job. */
 export const DEFAULT_MAX_PAGES = 1000;
+/** Widest receipt accepted, in dots (112 mm paper at 600 dpi is 2646). */
+const MAX_RECEIPT_WIDTH_DOTS = 4096;
+const ORIENTATIONS: readonly Orientation[] = ['portrait', 'landscape', 'reverse-landscape', 'reverse-portrait'];
 
 function checkInt(name: string, value: number, min: number, max: number): number {
   if (!Number.isInteger(value) || value < min || value > max) throw new DeviceError('RENDER_FAILED', `${name} must be an integer from ${min} to ${max}, got ${value}`);
   return value;
 }
 
-/** Applies defaults and limits; throws DeviceError RENDER_FAILED naming the bad option. */
-export function resolveRenderOptions(opts: LabelRenderOptions): ResolvedRenderOptions {
+/** Applies defaults and limits to raster options; throws DeviceError RENDER_FAILED naming the bad option. */
+export function resolveRaster(opts: RasterRequest): ResolvedRaster {
   const ranges = opts.pageRange ? parsePageRanges(opts.pageRange) : null;
   if (ranges && (ranges.length === 0 || ranges.some(([a, b]) => !(a >= 1 && b >= a)))) throw new DeviceError('RENDER_FAILED', `pageRange "${opts.pageRange}" is not valid`);
+  if (opts.orientation !== undefined && !ORIENTATIONS.includes(opts.orientation)) throw new DeviceError('RENDER_FAILED', `orientation "${String(opts.orientation)}" is not one of ${ORIENTATIONS.join(', ')}`);
   return {
-    dpi: checkInt('dpi', opts.dpi ?? 203, 100, 600),
+    dpi: checkInt('dpi', opts.dpi, 100, 600),
     forcedSize: opts.paperSize ? parseMediaSize(opts.paperSize) : null,
     ranges,
     orientation: opts.orientation,
     fitToPage: opts.fitToPage ?? false,
-    copies: checkInt('copies', opts.copies ?? 1, 1, 9999),
     dither: opts.dither ?? false,
     maxPages: checkInt('maxPages', opts.maxPages ?? DEFAULT_MAX_PAGES, 1, 100000),
+    widthDots: opts.widthDots === undefined ? null : checkInt('widthDots', opts.widthDots, 8, MAX_RECEIPT_WIDTH_DOTS),
   };
+}
+
+/** The copy count of an encode spec, checked: 1..9999; throws DeviceError RENDER_FAILED otherwise. */
+export function checkCopies(encode: EncodeSpec): number {
+  return checkInt('copies', encode.copies, 1, 9999);
 }
 
 /** 0-based page indexes to render from a document of `pageCount` pages; throws when none or too many. */

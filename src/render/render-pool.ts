@@ -1,10 +1,10 @@
-// Pool of PDF render workers: sized at construction, bounded queue, per-job timeout, crashed or hung workers replaced, drained on retirement.
+// Pool of render workers: sized at construction, bounded queue, per-job timeout, crashed or hung workers replaced, drained on retirement.
 import type { Worker } from 'node:worker_threads';
 import { DeviceError } from '../errors';
 import type { Logger } from '../log';
-import type { RenderResult } from './pdf-renderer';
-import { resolveRenderOptions, type LabelRenderOptions, type ResolvedRenderOptions } from './render-options';
-import type { PdfWorkerData, RenderRequest, WorkerMessage } from './worker-protocol';
+import type { RenderJob, RenderOutput } from './render-job';
+import { checkCopies, resolveRaster } from './render-options';
+import type { RenderRequest, RenderWorkerData, WorkerMessage } from './worker-protocol';
 import { spawnWorker } from './worker-spawn';
 
 /** Where a worker's code comes from: a file (the .ts under tsx, a .cjs) or a code string (bundle, single executable). */
@@ -34,9 +34,8 @@ export class RenderQueueFullError extends DeviceError {
 
 interface Job {
   id: number;
-  pdf: Uint8Array;
-  opts: ResolvedRenderOptions;
-  resolve(result: RenderResult): void;
+  job: RenderJob;
+  resolve(output: RenderOutput): void;
   reject(err: DeviceError): void;
 }
 
@@ -54,7 +53,7 @@ function checkSetting(name: string, value: number, min: number): void {
   if (!Number.isInteger(value) || value < min) throw new DeviceError('RENDER_FAILED', `render pool ${name} must be an integer of at least ${min}, got ${value}`);
 }
 
-/** Renders PDFs to ZPL on worker threads; one pdfium per worker, started once; one job per worker at a time. */
+/** Renders documents to printer languages on worker threads; one pdfium per worker, started once; one job per worker at a time. */
 export class RenderPool {
   private readonly slots = new Set<Slot>();
   private readonly queue: Job[] = [];
@@ -74,19 +73,22 @@ export class RenderPool {
     this.fill();
   }
 
-  /** Renders `pdf` (copied, then moved to a worker) to ZPL; rejects with RenderQueueFullError or DeviceError RENDER_FAILED. */
-  render(pdf: Uint8Array, opts: LabelRenderOptions = {}): Promise<RenderResult> {
+  /**
+   * Renders `job` (its bytes copied, then moved to a worker); options are checked here first. Rejects with
+   * RenderQueueFullError, or DeviceError RENDER_FAILED / UNSUPPORTED_CONTENT from the checks or the worker.
+   */
+  render(job: RenderJob): Promise<RenderOutput> {
     if (this.closed || this.draining) return Promise.reject(new DeviceError('RENDER_FAILED', 'render pool is closed'));
-    let resolved: ResolvedRenderOptions;
     try {
-      resolved = resolveRenderOptions(opts);
+      resolveRaster(job.raster);
+      checkCopies(job.encode);
     } catch (err) {
       return Promise.reject(err);
     }
     if (this.queue.length + this.running() >= this.options.size + this.options.maxQueue) return Promise.reject(new RenderQueueFullError(this.queue.length + this.running()));
     this.fill();
-    const result = new Promise<RenderResult>((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, pdf: new Uint8Array(pdf), opts: resolved, resolve, reject });
+    const result = new Promise<RenderOutput>((resolve, reject) => {
+      this.queue.push({ id: this.nextId++, job: { ...job, bytes: new Uint8Array(job.bytes) }, resolve, reject });
       this.dispatch();
     });
     this.track(result);
@@ -114,7 +116,7 @@ export class RenderPool {
     await Promise.all([...this.slots].map((slot) => this.end(slot, 'render pool is closed')));
   }
 
-  private track(result: Promise<RenderResult>): void {
+  private track(result: Promise<RenderOutput>): void {
     this.accepted.add(result);
     const settled = () => this.accepted.delete(result);
     result.then(settled, settled);
@@ -132,7 +134,7 @@ export class RenderPool {
   }
 
   private spawn(): void {
-    const workerData: PdfWorkerData = { wasm: this.wasm };
+    const workerData: RenderWorkerData = { wasm: this.wasm };
     const worker = spawnWorker(this.options.worker, workerData);
     const slot: Slot = { worker, ready: false, job: undefined, timer: undefined, ending: undefined, lastError: undefined };
     this.slots.add(slot);
@@ -165,7 +167,7 @@ export class RenderPool {
     if (!job || job.id !== msg.id) return;
     clearTimeout(slot.timer);
     slot.job = undefined;
-    if (msg.type === 'done') job.resolve(msg.result);
+    if (msg.type === 'done') job.resolve(msg.output);
     else job.reject(new DeviceError(msg.code, msg.message));
     if (msg.type === 'failed' && msg.fatal) void this.end(slot, `renderer state lost: ${msg.message}`);
     this.dispatch();
@@ -194,8 +196,8 @@ export class RenderPool {
       const job = this.queue.shift()!;
       slot.job = job;
       slot.timer = setTimeout(() => void this.end(slot, `render timed out after ${this.options.jobTimeoutMs} ms`), this.options.jobTimeoutMs);
-      const req: RenderRequest = { type: 'render', id: job.id, pdf: job.pdf, opts: job.opts };
-      slot.worker.postMessage(req, [job.pdf.buffer as ArrayBuffer]);
+      const req: RenderRequest = { type: 'render', id: job.id, job: job.job };
+      slot.worker.postMessage(req, [job.job.bytes.buffer as ArrayBuffer]);
     }
   }
 

@@ -1,23 +1,26 @@
-// Body of a PDF worker: one pdfium instance started once, then one render per request, answers on the port.
+// Body of a render worker: one pdfium instance started once, then rasterise → encode per request, answers on the port.
 import type { MessagePort } from 'node:worker_threads';
 import { DeviceError, toDeviceError } from '../errors';
-import { PdfRenderer } from './pdf-renderer';
 import { initPdfium } from './pdfium-init';
-import type { PdfWorkerData, RenderRequest, WorkerMessage } from './worker-protocol';
+import { createRasterisers } from './rasteriser-table';
+import { renderDocument } from './render-document';
+import type { RenderOutput } from './render-job';
+import type { RenderRequest, RenderWorkerData, WorkerMessage } from './worker-protocol';
 
 /** Starts pdfium from `data.wasm`, reports ready (or init-failed), then serves render requests in order on `port`. */
-export function runPdfWorker(port: MessagePort, data: PdfWorkerData): void {
+export function runRenderWorker(port: MessagePort, data: RenderWorkerData): void {
   const post = (msg: WorkerMessage, transfer: ArrayBuffer[] = []) => port.postMessage(msg, transfer);
-  const renderer = initPdfium(data.wasm).then((pdfium) => new PdfRenderer(pdfium));
-  renderer.then(
+  const rasterisers = initPdfium(data.wasm).then(createRasterisers);
+  rasterisers.then(
     () => post({ type: 'ready' }),
     (err: unknown) => post({ type: 'init-failed', message: toDeviceError(err, 'RENDER_FAILED').message }),
   );
   port.on('message', (req: RenderRequest) => {
-    void renderer.then((r) => {
+    void rasterisers.then((r) => {
       try {
-        const result = r.render(req.pdf, req.opts);
-        post({ type: 'done', id: req.id, result }, [result.zpl.buffer as ArrayBuffer]);
+        const report = renderDocument(req.job, r);
+        const output: RenderOutput = { bytes: report.bytes, pages: report.pages, widthDots: report.widthDots, heightDots: report.heightDots };
+        post({ type: 'done', id: req.id, output }, [output.bytes.buffer as ArrayBuffer]);
       } catch (err) {
         const e = toDeviceError(err, 'RENDER_FAILED');
         const fatal = !(err instanceof DeviceError);

@@ -2,10 +2,9 @@
 // decoded back to dots, and every barcode read by zxing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resolveRenderOptions } from '../../src/render/render-options';
 import { barcodePagesPdf, type BarcodeSpec, type Symbology } from '../fixtures/pdf/barcode-pdf';
 import { readLabelBarcodes } from './barcode-reader';
-import { sharedRenderer } from './pdfium-fixture';
+import { pdfToZplText } from './pdfium-fixture';
 import { decodeLabels } from './zpl-label-decode';
 
 const FORMAT: Record<Symbology, string> = { code128: 'Code128', qrcode: 'QRCode', datamatrix: 'DataMatrix' };
@@ -28,10 +27,8 @@ const cases = [
 
 for (const c of cases) {
   test(`${c.name} in labels: each page's barcode reads back from the ^GFA dots`, async () => {
-    const renderer = await sharedRenderer();
     const pdf = await barcodePagesPdf(c.w, c.h, c.specs);
-    const result = renderer.render(pdf, resolveRenderOptions({}));
-    const labels = decodeLabels(new TextDecoder().decode(result.zpl));
+    const labels = decodeLabels(await pdfToZplText(pdf));
     assert.equal(labels.length, c.specs.length);
     for (const [i, label] of labels.entries()) {
       assert.deepEqual([label.pw, label.ll], c.dots);

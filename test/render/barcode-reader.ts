@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { prepareZXingModule, readBarcodes, type ReadResult } from 'zxing-wasm/reader';
-import type { MonoBitmap } from '../../src/zpl/graphic-field';
+import type { MonoBitmap } from '../../src/encoders/mono-bitmap';
 import { toRgba } from './zpl-label-decode';
 
 const requireCjs = createRequire(__filename);

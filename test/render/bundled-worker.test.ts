@@ -9,6 +9,7 @@ import { RenderPool } from '../../src/render/render-pool';
 import { boxedPagePdf } from '../fixtures/pdf/hostile-pdf';
 import { pdfiumWasm } from './pdfium-fixture';
 import { decodeLabels } from './zpl-label-decode';
+import { zplJob } from './render-jobs';
 
 const requireCjs = createRequire(__filename);
 let pool: RenderPool | undefined;
@@ -16,14 +17,14 @@ after(() => pool?.close());
 
 test('the bundled worker code renders a PDF with wasm handed over as bytes', async () => {
   const out = await build({
-    entryPoints: [join(__dirname, '..', '..', 'src', 'render', 'pdf-worker.ts')],
+    entryPoints: [join(__dirname, '..', '..', 'src', 'render', 'render-worker.ts')],
     bundle: true, platform: 'node', target: 'node20', format: 'cjs', write: false, minify: true, logLevel: 'silent',
     alias: { '@embedpdf/pdfium': requireCjs.resolve('@embedpdf/pdfium').replace(/index\.js$/, 'index.cjs') },
   });
   const code = out.outputFiles[0].text;
   assert.ok(!code.includes('tsx'), 'the bundle does not need tsx');
   pool = new RenderPool({ size: 1, maxQueue: 2, jobTimeoutMs: 10_000, wasm: pdfiumWasm(), worker: { kind: 'code', code }, logger: silentLogger });
-  const result = await pool.render(boxedPagePdf(288, 432), { copies: 2 });
-  const [label] = decodeLabels(new TextDecoder().decode(result.zpl));
+  const result = await pool.render(zplJob(boxedPagePdf(288, 432), { copies: 2 }));
+  const [label] = decodeLabels(new TextDecoder().decode(result.bytes));
   assert.deepEqual([label.pw, label.ll, label.pq], [812, 1218, 2]);
 });

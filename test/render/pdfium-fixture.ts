@@ -1,8 +1,10 @@
-// Test helper: the pdfium wasm bytes from node_modules and one shared in-process renderer.
+// Test helper: the pdfium wasm bytes from node_modules, one shared in-process set of rasterisers, and renders through it.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { initPdfium } from '../../src/render/pdfium-init';
-import { PdfRenderer } from '../../src/render/pdf-renderer';
+import { createRasterisers, type Rasterisers } from '../../src/render/rasteriser-table';
+import { renderDocument, type LocalRenderJob, type RenderReport } from '../../src/render/render-document';
+import type { RasterRequest } from '../../src/render/render-options';
 
 const requireCjs = createRequire(__filename);
 
@@ -11,10 +13,25 @@ export function pdfiumWasm(): Uint8Array {
   return readFileSync(requireCjs.resolve('@embedpdf/pdfium/pdfium.wasm'));
 }
 
-let shared: Promise<PdfRenderer> | undefined;
+let shared: Promise<Rasterisers> | undefined;
 
-/** One renderer per test process, started on first use. */
-export function sharedRenderer(): Promise<PdfRenderer> {
-  shared ??= initPdfium(pdfiumWasm()).then((pdfium) => new PdfRenderer(pdfium));
+/** One set of rasterisers per test process, started on first use. */
+export function sharedRasterisers(): Promise<Rasterisers> {
+  shared ??= initPdfium(pdfiumWasm()).then(createRasterisers);
   return shared;
+}
+
+/** Renders `job` in this process with the shared rasterisers. */
+export async function renderLocal(job: LocalRenderJob): Promise<RenderReport> {
+  return renderDocument(job, await sharedRasterisers());
+}
+
+/** Raster options at 203 dpi plus a copy count, as the label tests write them. */
+export type LabelOpts = Partial<RasterRequest> & { copies?: number };
+
+/** ZPL text of `pdf` rendered in process as labels with `opts`. */
+export async function pdfToZplText(pdf: Uint8Array, opts: LabelOpts = {}): Promise<string> {
+  const { copies = 1, ...raster } = opts;
+  const report = await renderLocal({ format: 'pdf', bytes: pdf, raster: { dpi: 203, ...raster }, encode: { language: 'zpl', copies } });
+  return new TextDecoder().decode(report.bytes);
 }

@@ -9,6 +9,8 @@ import { processRenderIo } from '../../src/render/render-command-io';
 import { boxedPagePdf } from '../fixtures/pdf/hostile-pdf';
 import { pdfiumWasm } from './pdfium-fixture';
 import { decodeLabels } from './zpl-label-decode';
+import { decodeEscposRaster } from '../fixtures/escpos-raster-decode';
+import { monoPng } from '../fixtures/png-encode';
 
 function fakeIo(files: Record<string, Uint8Array>) {
   const written: Record<string, Uint8Array> = {};
@@ -74,4 +76,16 @@ test('processRenderIo renders a file on disk through the real fs and the install
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('a PNG renders too, and --receipt WIDTH writes an ESC/POS raster receipt that wide', async () => {
+  const png = monoPng(100, 40, (x) => x < 50);
+  const label = fakeIo({ 'in.png': png });
+  assert.equal(await runRenderCommand(['in.png', '-o', 'out.zpl'], label.io), 0, label.stderr());
+  assert.deepEqual(decodeLabels(Buffer.from(label.written['out.zpl']).toString('latin1')).map((l) => [l.pw, l.ll]), [[102, 102]], 'labels are at least 0.5 in each way');
+  const receipt = fakeIo({ 'in.png': png });
+  assert.equal(await runRenderCommand(['in.png', '--receipt', '384', '--copies', '2'], receipt.io), 0, receipt.stderr());
+  assert.match(receipt.stderr(), /rendered 1 of 1 pages as 384x40 dot receipt pages at 203 dpi, \d+ bytes of ESC\/POS\n$/);
+  const decoded = decodeEscposRaster(Buffer.from(receipt.stdout(), 'latin1'));
+  assert.deepEqual(decoded.receipts.map((r) => [r.width, r.height]), [[384, 40], [384, 40]]);
 });

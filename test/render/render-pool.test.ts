@@ -1,4 +1,4 @@
-// Render pool: real pdfium workers under tsx, hostile PDFs failing only their job, queue bound, timeouts, crashes.
+// Render pool: real render workers under tsx, hostile PDFs failing only their job, queue bound, timeouts, crashes.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -9,8 +9,9 @@ import { barcodePagesPdf } from '../fixtures/pdf/barcode-pdf';
 import { boxedPagePdf, manyPagesPdf } from '../fixtures/pdf/hostile-pdf';
 import { pdfiumWasm } from './pdfium-fixture';
 import { decodeLabels } from './zpl-label-decode';
+import { zplJob } from './render-jobs';
 
-const realWorker: WorkerSource = { kind: 'file', path: join(__dirname, '..', '..', 'src', 'render', 'pdf-worker.ts') };
+const realWorker: WorkerSource = { kind: 'file', path: join(__dirname, '..', '..', 'src', 'render', 'render-worker.ts') };
 const wasm = pdfiumWasm();
 
 /** A stand-in worker speaking the protocol: crashes on "CRASH", spins on "HANG!" (JS) or "WASM!" (wasm), throws on "THROW", else answers. */
@@ -20,7 +21,8 @@ const fakeWorker: WorkerSource = {
 const { parentPort } = require('node:worker_threads');
 parentPort.postMessage({ type: 'ready' });
 parentPort.on('message', (req) => {
-  const head = Buffer.from(req.pdf.buffer, req.pdf.byteOffset, Math.min(5, req.pdf.length)).toString('latin1');
+  const bytes = req.job.bytes;
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(5, bytes.length)).toString('latin1');
   if (head === 'CRASH') process.exit(3);
   if (head === 'HANG!') for (;;) {}
   if (head === 'WASM!') {
@@ -32,7 +34,7 @@ parentPort.on('message', (req) => {
   if (head === 'TRAP!') return parentPort.postMessage({ type: 'failed', id: req.id, code: 'RENDER_FAILED', message: 'renderer failed: unreachable', fatal: true });
   if (head === 'PID??') return parentPort.postMessage({ type: 'failed', id: req.id, code: 'RENDER_FAILED', message: String(require('node:worker_threads').threadId), fatal: false });
   const zpl = new TextEncoder().encode('^XA' + head + '^XZ');
-  parentPort.postMessage({ type: 'done', id: req.id, result: { zpl, pageCount: 1, labels: 1, widthDots: 8, heightDots: 8 } }, [zpl.buffer]);
+  parentPort.postMessage({ type: 'done', id: req.id, output: { bytes: zpl, pages: 1, widthDots: 8, heightDots: 8 } }, [zpl.buffer]);
 });`,
 };
 
@@ -61,98 +63,98 @@ test('a real worker renders a 2x1 in PDF to one label per page, leaving the call
     { symbology: 'code128', text: '12345678', mode: 'vector', modulePt: 1 },
     { symbology: 'qrcode', text: 'A', mode: 'vector', modulePt: 2 },
   ]);
-  const result = await p.render(pdf, { copies: 3 });
+  const result = await p.render(zplJob(pdf, { copies: 3 }));
   assert.equal(pdf.byteLength > 0, true, 'caller buffer still attached');
-  assert.deepEqual([result.pageCount, result.labels, result.widthDots, result.heightDots], [2, 2, 406, 203]);
-  const labels = decodeLabels(new TextDecoder().decode(result.zpl));
+  assert.deepEqual([result.pages, result.widthDots, result.heightDots], [2, 406, 203]);
+  const labels = decodeLabels(new TextDecoder().decode(result.bytes));
   assert.deepEqual(labels.map((l) => [l.pw, l.ll, l.pq]), [[406, 203, 3], [406, 203, 3]]);
 });
 
 test('hostile PDFs fail only their own job with a clear error, and the same worker keeps serving', async () => {
   const p = pool(realWorker);
   const good = boxedPagePdf(144, 72);
-  await rejectsWith(p.render(ascii('this is not a PDF at all')), 'RENDER_FAILED', /PDF could not be parsed/);
-  await rejectsWith(p.render(good.subarray(0, 40)), 'RENDER_FAILED', /PDF could not be parsed/);
-  await rejectsWith(p.render(manyPagesPdf(10_000)), 'RENDER_FAILED', /page count 10000 exceeds limit 1000/);
-  await rejectsWith(p.render(good, { pageRange: '5-6' }), 'RENDER_FAILED', /selects no page of a 1-page document/);
-  await rejectsWith(p.render(good, { dpi: 5000 }), 'RENDER_FAILED', /dpi must be an integer from 100 to 600/);
-  const huge = await p.render(boxedPagePdf(14_400, 14_400));
+  await rejectsWith(p.render(zplJob(ascii('this is not a PDF at all'))), 'RENDER_FAILED', /PDF could not be parsed/);
+  await rejectsWith(p.render(zplJob(good.subarray(0, 40))), 'RENDER_FAILED', /PDF could not be parsed/);
+  await rejectsWith(p.render(zplJob(manyPagesPdf(10_000))), 'RENDER_FAILED', /page count 10000 exceeds limit 1000/);
+  await rejectsWith(p.render(zplJob(good, { pageRange: '5-6' })), 'RENDER_FAILED', /selects no page of a 1-page document/);
+  await rejectsWith(p.render(zplJob(good, { dpi: 5000 })), 'RENDER_FAILED', /dpi must be an integer from 100 to 600/);
+  const huge = await p.render(zplJob(boxedPagePdf(14_400, 14_400)));
   assert.deepEqual([huge.widthDots, huge.heightDots], [1624, 10150], 'a huge page is clamped to 576 x 3600 pt');
-  const ok = await p.render(good);
+  const ok = await p.render(zplJob(good));
   assert.deepEqual([ok.widthDots, ok.heightDots], [406, 203]);
   assert.equal(p.stats().workers, 1);
 });
 
 test('a full queue refuses at once with RenderQueueFullError; close fails the rest', async () => {
   const p = pool(fakeWorker, { size: 1, maxQueue: 1 });
-  const running = rejectsWith(p.render(ascii('HANG!')), 'RENDER_FAILED', /render pool is closed/);
-  const waiting = rejectsWith(p.render(ascii('later')), 'RENDER_FAILED', /render pool is closed/);
-  await rejectsWith(p.render(ascii('third')), 'RENDER_QUEUE_FULL', /render queue is full \(2 jobs accepted\)/);
-  await assert.rejects(p.render(ascii('fourth')), RenderQueueFullError);
+  const running = rejectsWith(p.render(zplJob(ascii('HANG!'))), 'RENDER_FAILED', /render pool is closed/);
+  const waiting = rejectsWith(p.render(zplJob(ascii('later'))), 'RENDER_FAILED', /render pool is closed/);
+  await rejectsWith(p.render(zplJob(ascii('third'))), 'RENDER_QUEUE_FULL', /render queue is full \(2 jobs accepted\)/);
+  await assert.rejects(p.render(zplJob(ascii('fourth'))), RenderQueueFullError);
   await p.close();
   await running;
   await waiting;
-  await rejectsWith(p.render(ascii('after')), 'RENDER_FAILED', /render pool is closed/);
+  await rejectsWith(p.render(zplJob(ascii('after'))), 'RENDER_FAILED', /render pool is closed/);
 });
 
 test('a hung worker (in JS or inside wasm) is ended after the job timeout and replaced; only that job fails', async () => {
   const p = pool(fakeWorker, { size: 1, jobTimeoutMs: 150 });
-  const hung = p.render(ascii('HANG!'));
-  const next = p.render(ascii('fine1'));
+  const hung = p.render(zplJob(ascii('HANG!')));
+  const next = p.render(zplJob(ascii('fine1')));
   await rejectsWith(hung, 'RENDER_FAILED', /render timed out after 150 ms/);
-  assert.equal(new TextDecoder().decode((await next).zpl), '^XAfine1^XZ');
-  await rejectsWith(p.render(ascii('WASM!')), 'RENDER_FAILED', /render timed out after 150 ms/);
-  assert.equal(new TextDecoder().decode((await p.render(ascii('fine4'))).zpl), '^XAfine4^XZ');
+  assert.equal(new TextDecoder().decode((await next).bytes), '^XAfine1^XZ');
+  await rejectsWith(p.render(zplJob(ascii('WASM!'))), 'RENDER_FAILED', /render timed out after 150 ms/);
+  assert.equal(new TextDecoder().decode((await p.render(zplJob(ascii('fine4')))).bytes), '^XAfine4^XZ');
 });
 
 test('a worker that crashes or throws is replaced; only its job fails', async () => {
   const p = pool(fakeWorker, { size: 2 });
-  const [crashed, thrown, ok] = await Promise.allSettled([p.render(ascii('CRASH')), p.render(ascii('THROW')), p.render(ascii('fine2'))]);
+  const [crashed, thrown, ok] = await Promise.allSettled([p.render(zplJob(ascii('CRASH'))), p.render(zplJob(ascii('THROW'))), p.render(zplJob(ascii('fine2')))]);
   assert.equal(crashed.status, 'rejected');
   assert.match(String((crashed as PromiseRejectedResult).reason.message), /worker crashed \(exit code 3\)/);
   assert.match(String((thrown as PromiseRejectedResult).reason.message), /worker crashed \(exit code 1: boom\)/);
   assert.equal(ok.status, 'fulfilled');
-  const again = await p.render(ascii('fine3'));
-  assert.equal(new TextDecoder().decode(again.zpl), '^XAfine3^XZ');
+  const again = await p.render(zplJob(ascii('fine3')));
+  assert.equal(new TextDecoder().decode(again.bytes), '^XAfine3^XZ');
   assert.equal(p.stats().workers, 2);
 });
 
 test('bad wasm fails the jobs with "renderer failed to start" instead of respawning forever', async () => {
   const p = pool(realWorker, { wasm: ascii('not wasm') });
-  await rejectsWith(p.render(boxedPagePdf(144, 72)), 'RENDER_FAILED', /renderer failed to start: pdfium failed to start/);
+  await rejectsWith(p.render(zplJob(boxedPagePdf(144, 72))), 'RENDER_FAILED', /renderer failed to start: pdfium failed to start/);
   assert.equal(p.stats().workers, 0);
 });
 
 test('a job that traps inside pdfium fails, and its worker is replaced since its state is lost', async () => {
   const p = pool(fakeWorker, { size: 1 });
   const threadOf = async () => {
-    const err = await p.render(ascii('PID??')).then(() => assert.fail('expected a failure'), (e: DeviceError) => e);
+    const err = await p.render(zplJob(ascii('PID??'))).then(() => assert.fail('expected a failure'), (e: DeviceError) => e);
     return err.message;
   };
   const before = await threadOf();
   assert.equal(await threadOf(), before, 'an ordinary failure keeps the worker');
-  await rejectsWith(p.render(ascii('TRAP!')), 'RENDER_FAILED', /renderer failed: unreachable/);
+  await rejectsWith(p.render(zplJob(ascii('TRAP!'))), 'RENDER_FAILED', /renderer failed: unreachable/);
   assert.notEqual(await threadOf(), before, 'a new worker thread serves the next job');
 });
 
 test('drain lets accepted jobs (waiting and running) finish, refuses new ones, then ends the workers', async () => {
   const p = pool(fakeWorker, { size: 1, maxQueue: 4 });
-  await p.render(ascii('warm1'));
-  const running = p.render(ascii('run01'));
-  const waiting = p.render(ascii('wait1'));
+  await p.render(zplJob(ascii('warm1')));
+  const running = p.render(zplJob(ascii('run01')));
+  const waiting = p.render(zplJob(ascii('wait1')));
   assert.deepEqual([p.stats().running, p.stats().queued], [1, 1]);
   const drained = p.drain();
   assert.equal(p.drain(), drained, 'idempotent');
-  await rejectsWith(p.render(ascii('late1')), 'RENDER_FAILED', /render pool is closed/);
-  assert.equal(new TextDecoder().decode((await running).zpl), '^XArun01^XZ');
-  assert.equal(new TextDecoder().decode((await waiting).zpl), '^XAwait1^XZ');
+  await rejectsWith(p.render(zplJob(ascii('late1'))), 'RENDER_FAILED', /render pool is closed/);
+  assert.equal(new TextDecoder().decode((await running).bytes), '^XArun01^XZ');
+  assert.equal(new TextDecoder().decode((await waiting).bytes), '^XAwait1^XZ');
   await drained;
   assert.deepEqual(p.stats(), { queued: 0, running: 0, workers: 0 });
 });
 
 test('drain of an idle pool ends its workers at once', async () => {
   const p = pool(fakeWorker, { size: 2 });
-  await p.render(ascii('idle1'));
+  await p.render(zplJob(ascii('idle1')));
   await p.drain();
   assert.equal(p.stats().workers, 0);
 });

@@ -1,20 +1,11 @@
-// PDF → ZPL inside one pdfium instance: load from memory, plan the label, render each page as grey, threshold, encode.
+// PDF → page bitmaps inside one pdfium instance: load from memory, lay out each page, render it as grey, threshold or dither.
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
 import { DeviceError } from '../errors';
-import type { MonoBitmap } from '../zpl/graphic-field';
-import { placePage, planLabel, type LabelDots, type PdfiumRotation } from './label-geometry';
-import { labelZpl } from './label-zpl';
-import { blankMono, ditherInto, thresholdAligned, type GreySource } from './mono';
-import { selectPages, type ResolvedRenderOptions } from './render-options';
-
-/** What one render produces: the ZPL bytes (ASCII), the document's page count, labels written, label size in dots. */
-export interface RenderResult {
-  zpl: Uint8Array;
-  pageCount: number;
-  labels: number;
-  widthDots: number;
-  heightDots: number;
-}
+import type { MonoBitmap } from '../encoders/mono-bitmap';
+import { toMono, type GreySource } from './mono';
+import { PAGE_SIZING, pageLayouter, type PageLayout } from './page-layout';
+import type { PageSink, RasterSummary, Rasteriser } from './rasteriser';
+import { selectPages, type ResolvedRaster } from './render-options';
 
 /** pdfium render flags (fpdfview.h). */
 const FPDF_ANNOT = 0x01;
@@ -29,8 +20,6 @@ const DITHER_FLAGS = FPDF_ANNOT | FPDF_PRINTING | FPDF_RENDER_NO_SMOOTHTEXT | FP
 /** FPDFBitmap_Gray: one byte per pixel. */
 const BITMAP_GRAY = 1;
 const WHITE = 0xffffffff;
-/** zlib level for label graphics: measured on a 4x6 label, level 3 deflates in a third of level 6's time for ~20% more bytes. */
-const LABEL_DEFLATE_LEVEL = 3;
 
 const LOAD_ERRORS: Record<number, string> = {
   1: 'PDF could not be parsed (unknown error)',
@@ -41,16 +30,16 @@ const LOAD_ERRORS: Record<number, string> = {
   6: 'PDF page could not be loaded',
 };
 
-/** Renders PDFs with one pdfium module; reuses its bitmap and dot buffers between jobs. Not re-entrant. */
-export class PdfRenderer {
+/** Rasterises PDFs with one pdfium module; reuses its grey bitmap and dot buffer between pages and jobs. Not re-entrant. */
+export class PdfRasteriser implements Rasteriser {
   private bitmap = 0;
   private bitmapSize = '';
   private monoBuffer: Uint8Array | undefined;
 
   constructor(private readonly pdfium: WrappedPdfiumModule) {}
 
-  /** Renders the selected pages to one ^XA…^XZ label each; throws DeviceError RENDER_FAILED with the reason. */
-  render(pdf: Uint8Array, opts: ResolvedRenderOptions): RenderResult {
+  /** Renders the selected pages to `sink`, one bitmap each; throws DeviceError RENDER_FAILED with the reason. */
+  rasterise(pdf: Uint8Array, opts: ResolvedRaster, sink: PageSink): RasterSummary {
     const heap = this.pdfium.pdfium;
     const ptr = heap.wasmExports.malloc(Math.max(1, pdf.length));
     if (!ptr) throw new DeviceError('RENDER_FAILED', `PDF of ${pdf.length} bytes does not fit in renderer memory`);
@@ -59,7 +48,7 @@ export class PdfRenderer {
       const doc = this.pdfium.FPDF_LoadMemDocument(ptr, pdf.length, '');
       if (!doc) throw new DeviceError('RENDER_FAILED', LOAD_ERRORS[this.pdfium.FPDF_GetLastError()] ?? 'PDF could not be parsed');
       try {
-        return this.renderDocument(doc, opts);
+        return this.renderDocument(doc, opts, sink);
       } finally {
         this.pdfium.FPDF_CloseDocument(doc);
       }
@@ -68,39 +57,36 @@ export class PdfRenderer {
     }
   }
 
-  private renderDocument(doc: number, opts: ResolvedRenderOptions): RenderResult {
-    const pageCount = this.pdfium.FPDF_GetPageCount(doc);
-    if (pageCount <= 0) throw new DeviceError('RENDER_FAILED', 'PDF has no pages');
-    const pages = selectPages(opts.ranges, pageCount, opts.maxPages);
-    let plan: (LabelDots & { rotate: PdfiumRotation }) | undefined;
-    const parts: string[] = [];
+  private renderDocument(doc: number, opts: ResolvedRaster, sink: PageSink): RasterSummary {
+    const documentPages = this.pdfium.FPDF_GetPageCount(doc);
+    if (documentPages <= 0) throw new DeviceError('RENDER_FAILED', 'PDF has no pages');
+    const pages = selectPages(opts.ranges, documentPages, opts.maxPages);
+    const layout = pageLayouter(opts, PAGE_SIZING);
+    let first: PageLayout | undefined;
     for (const index of pages) {
       const page = this.pdfium.FPDF_LoadPage(doc, index);
       if (!page) throw new DeviceError('RENDER_FAILED', `PDF page ${index + 1} could not be loaded`);
       try {
         const size = { widthPt: this.pdfium.FPDF_GetPageWidthF(page), heightPt: this.pdfium.FPDF_GetPageHeightF(page) };
         if (!(size.widthPt > 0 && size.heightPt > 0)) throw new DeviceError('RENDER_FAILED', `PDF page ${index + 1} has no size`);
-        plan ??= planLabel(size, opts.dpi, opts.orientation, opts.forcedSize);
-        const mono = this.renderPage(page, placePage(size, plan, opts.dpi, plan.rotate, opts.fitToPage), plan, opts.dither);
-        parts.push(labelZpl(mono, opts.copies, LABEL_DEFLATE_LEVEL));
+        const placed = layout(size);
+        first ??= placed;
+        sink(this.renderPage(page, placed, opts.dither));
       } finally {
         this.pdfium.FPDF_ClosePage(page);
       }
     }
-    const zpl = new TextEncoder().encode(parts.join(''));
-    return { zpl, pageCount, labels: parts.length, widthDots: plan!.widthDots, heightDots: plan!.heightDots };
+    return { pages: pages.length, documentPages, widthDots: first!.canvas.widthDots, heightDots: first!.canvas.heightDots };
   }
 
-  private renderPage(page: number, place: ReturnType<typeof placePage>, label: LabelDots, dither: boolean): MonoBitmap {
-    const bmp = this.greyBitmap(label.widthDots, label.heightDots);
+  private renderPage(page: number, { canvas, place }: PageLayout, dither: boolean): MonoBitmap {
+    const bmp = this.greyBitmap(canvas.widthDots, canvas.heightDots);
     const p = this.pdfium;
-    p.FPDFBitmap_FillRect(bmp, 0, 0, label.widthDots, label.heightDots, WHITE);
+    p.FPDFBitmap_FillRect(bmp, 0, 0, canvas.widthDots, canvas.heightDots, WHITE);
     p.FPDF_RenderPageBitmap(bmp, page, place.x, place.y, place.width, place.height, place.rotate, dither ? DITHER_FLAGS : CRISP_FLAGS);
-    const grey: GreySource = { src: p.pdfium.HEAPU8, offset: p.FPDFBitmap_GetBuffer(bmp), stride: p.FPDFBitmap_GetStride(bmp), width: label.widthDots, height: label.heightDots };
-    const mono = blankMono(label.widthDots, label.heightDots, this.monoBuffer);
-    this.monoBuffer = mono.data.length > (this.monoBuffer?.length ?? 0) ? mono.data : this.monoBuffer;
-    if (dither) ditherInto(mono, grey, 0, 0);
-    else thresholdAligned(mono, grey);
+    const grey: GreySource = { src: p.pdfium.HEAPU8, offset: p.FPDFBitmap_GetBuffer(bmp), stride: p.FPDFBitmap_GetStride(bmp), width: canvas.widthDots, height: canvas.heightDots };
+    const mono = toMono(grey, dither, this.monoBuffer);
+    if (mono.data.length > (this.monoBuffer?.length ?? 0)) this.monoBuffer = mono.data;
     return mono;
   }
 
@@ -110,7 +96,7 @@ export class PdfRenderer {
     if (this.bitmap) this.pdfium.FPDFBitmap_Destroy(this.bitmap);
     this.bitmap = this.pdfium.FPDFBitmap_CreateEx(width, height, BITMAP_GRAY, 0, 0);
     this.bitmapSize = key;
-    if (!this.bitmap) throw new DeviceError('RENDER_FAILED', `label of ${width}x${height} dots is too large to render`);
+    if (!this.bitmap) throw new DeviceError('RENDER_FAILED', `page of ${width}x${height} dots is too large to render`);
     return this.bitmap;
   }
 }

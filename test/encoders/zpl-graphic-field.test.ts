@@ -2,7 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { crcHex, encodeZ64, graphicFieldZ64, zplCrc16, type MonoBitmap } from '../../src/zpl/graphic-field';
+import type { MonoBitmap } from '../../src/encoders/mono-bitmap';
+import { crcHex, encodeZ64, graphicFieldZ64, zplCrc16 } from '../../src/encoders/zpl-graphic-field';
 import { decodeGraphicField } from '../render/zpl-label-decode';
 
 const requireCjs = createRequire(__filename);

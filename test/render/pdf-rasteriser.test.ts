@@ -1,17 +1,15 @@
 // Label geometry end to end: page size → ^PW/^LL with clamping, paperSize, orientation, fitToPage, pageRange, copies, dpi.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resolveRenderOptions, type LabelRenderOptions } from '../../src/render/render-options';
 import { boxedPagePdf, manyPagesPdf } from '../fixtures/pdf/hostile-pdf';
-import { sharedRenderer } from './pdfium-fixture';
+import { pdfToZplText, type LabelOpts } from './pdfium-fixture';
 import { countBlack, decodeLabels, dotAt, type DecodedLabel } from './zpl-label-decode';
 
-async function render(pdf: Uint8Array, opts: LabelRenderOptions = {}): Promise<DecodedLabel[]> {
-  const renderer = await sharedRenderer();
-  return decodeLabels(new TextDecoder().decode(renderer.render(pdf, resolveRenderOptions(opts)).zpl));
+async function render(pdf: Uint8Array, opts: LabelOpts = {}): Promise<DecodedLabel[]> {
+  return decodeLabels(await pdfToZplText(pdf, opts));
 }
 
-async function size(pdf: Uint8Array, opts: LabelRenderOptions = {}): Promise<[number, number]> {
+async function size(pdf: Uint8Array, opts: LabelOpts = {}): Promise<[number, number]> {
   const [label] = await render(pdf, opts);
   return [label.pw, label.ll];
 }
@@ -81,9 +79,8 @@ test('pageRange picks pages in the order given; copies become ^PQ on every label
 });
 
 test('maxPages limits one job', async () => {
-  const renderer = await sharedRenderer();
-  assert.throws(() => renderer.render(manyPagesPdf(5), resolveRenderOptions({ maxPages: 4 })), /page count 5 exceeds limit 4/);
-  assert.throws(() => renderer.render(manyPagesPdf(50), resolveRenderOptions({ pageRange: '1-10,20-30', maxPages: 12 })), /page count 21 exceeds limit 12/);
+  await assert.rejects(render(manyPagesPdf(5), { maxPages: 4 }), /page count 5 exceeds limit 4/);
+  await assert.rejects(render(manyPagesPdf(50), { pageRange: '1-10,20-30', maxPages: 12 }), /page count 21 exceeds limit 12/);
 });
 
 test('dither renders a plain black box the same as the threshold does', async () => {

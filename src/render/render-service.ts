@@ -1,23 +1,18 @@
-// The spooler's PDF → ZPL filter over a render pool: started on the first PDF (idle devices pay nothing), and
+// The daemon's render service over a render pool: started on the first render (idle devices pay nothing), and
 // replaced by a pool of the new size after the worker-count setting changes, without failing a render in flight.
 import { DeviceError } from '../errors';
 import type { Logger } from '../log';
-import { defaultWorkerSource, readPdfiumWasm } from '../render/render-assets';
-import { RenderPool } from '../render/render-pool';
-import type { RenderJob, RenderOutput } from '../render/render-job';
+import { defaultWorkerSource, readPdfiumWasm } from './render-assets';
+import type { RenderJob, RenderOutput } from './render-job';
+import { RenderPool } from './render-pool';
 
 /** Starts a render pool of `size` workers. */
 export type StartRenderPool = (size: number) => RenderPool;
 
-/** What the filter needs: the wanted pool size (read at each render and each `resize`), and how to start a pool. */
-export interface PdfToZplOptions {
-  workers: () => number;
-  startPool: StartRenderPool;
-}
-
-/** The PdfToZpl filter and the life cycle of its pool. */
-export interface PdfToZplFilter {
-  render: (job: RenderJob, signal: AbortSignal) => Promise<RenderOutput>;
+/** Renders jobs on a lazily started pool, and the life cycle of that pool. */
+export interface RenderService {
+  /** Renders one job (see RenderPool.render); `signal` is accepted for callers' uniformity and not acted on yet. */
+  render(job: RenderJob, signal: AbortSignal): Promise<RenderOutput>;
   /**
    * Retires the pool when `workers()` no longer matches its size: it refuses new renders, finishes the ones it
    * accepted, then ends its workers; the next render starts a pool of the new size. No-op when the size is unchanged.
@@ -34,17 +29,17 @@ export interface RenderPoolSettings {
   logger: Logger;
 }
 
-/** Starts pools of the daemon's own pdfium worker (embedded code in the bundle, the .ts source otherwise). */
+/** Starts pools of the daemon's own render worker (embedded code in the bundle, the .ts source otherwise). */
 export function renderPoolStarter(settings: RenderPoolSettings): StartRenderPool {
   return (size) => new RenderPool({ size, ...settings, wasm: readPdfiumWasm(), worker: defaultWorkerSource() });
 }
 
 /**
- * A lazily started, resizable render pool behind the PdfToZpl filter signature. While a retired pool finishes the
- * renders it accepted, the next render may already start the new pool: both pools' workers (and pdfium heaps) are
- * alive for that moment, so memory briefly holds old size + new size workers.
+ * A lazily started, resizable render pool: `workers()` is the wanted size (read at each render and each `resize`),
+ * `startPool` starts one. While a retired pool finishes the renders it accepted, the next render may already start the
+ * new pool: both pools' workers (and pdfium heaps) are alive for that moment, so memory briefly holds old + new workers.
  */
-export function createPdfToZpl(options: PdfToZplOptions): PdfToZplFilter {
+export function createRenderService(options: { workers: () => number; startPool: StartRenderPool }): RenderService {
   let current: { size: number; pool: RenderPool } | null = null;
   let closed = false;
   const retiring = new Set<RenderPool>();
@@ -68,12 +63,7 @@ export function createPdfToZpl(options: PdfToZplOptions): PdfToZplFilter {
     return current.pool;
   };
   return {
-    render: async (job) => {
-      if (job.format !== 'pdf' || job.encode.language !== 'zpl') throw new DeviceError('UNSUPPORTED_CONTENT', `rendering ${job.format} to ${job.encode.language} is not available in this build`);
-      const { dpi, paperSize, pageRange, orientation, fitToPage, dither } = job.raster;
-      const out = await pool().render(job.bytes, { dpi, paperSize, pageRange, orientation, fitToPage, dither, copies: job.encode.copies });
-      return { bytes: out.zpl, pages: out.labels, widthDots: out.widthDots, heightDots: out.heightDots };
-    },
+    render: async (job) => pool().render(job),
     resize,
     close: async () => {
       closed = true;

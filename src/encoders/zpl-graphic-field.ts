@@ -1,16 +1,6 @@
 // ZPL ^GFA graphic field in Z64 form: zlib deflate, base64, and the ZPL CRC-16 over the base64 text.
 import { deflateSync } from 'node:zlib';
-
-/** A 1-bit image: `bytesPerRow * height` bytes, bit set = black dot, most significant bit = leftmost dot. */
-export interface MonoBitmap {
-  /** Width in dots. */
-  width: number;
-  /** Height in dots. */
-  height: number;
-  /** Bytes per row, `ceil(width / 8)`. */
-  bytesPerRow: number;
-  data: Uint8Array;
-}
+import type { MonoBitmap } from './mono-bitmap';
 
 /** CRC-16/XMODEM table (polynomial 0x1021), as the ZPL manual's ZB64 CRC uses. */
 const CRC_TABLE = buildCrcTable();

@@ -1,0 +1,16 @@
+// Document format → rasteriser, one set per pdfium instance (each rasteriser keeps its own reusable buffers).
+import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
+import { ImageRasteriser } from './image-rasteriser';
+import { decodeJpeg } from './jpeg-decode';
+import { PdfRasteriser } from './pdf-rasteriser';
+import { decodePng } from './png-decode';
+import type { Rasteriser } from './rasteriser';
+import type { RasterFormat } from './render-job';
+
+/** A rasteriser for every format a render accepts. */
+export type Rasterisers = Readonly<Record<RasterFormat, Rasteriser>>;
+
+/** The rasterisers of one worker (or one command run), PDFs rendered by `pdfium`. */
+export function createRasterisers(pdfium: WrappedPdfiumModule): Rasterisers {
+  return { pdf: new PdfRasteriser(pdfium), png: new ImageRasteriser(decodePng), jpeg: new ImageRasteriser(decodeJpeg) };
+}
