@@ -1,4 +1,4 @@
-// The uWS HTTP(S) server: mounts the route table, authenticates, reads bodies, answers in the envelope.
+// The uWS HTTP(S) server: mounts the JSON route table and static mounts; authenticates, reads bodies, answers in the envelope.
 import { AppError } from '../errors';
 import { httpErrorOf } from './error-status';
 import type { Logger } from '../log';
@@ -8,6 +8,7 @@ import { corsHeaders, preflightHeaders } from './cors';
 import { envelope, envelopeJson, type Envelope } from './envelope';
 import type { ApiAuth } from './auth';
 import type { ApiReply, ApiRequest, Route } from './route';
+import { StaticSite, type StaticAnswer, type StaticMount } from './static-site';
 import type { HttpRequest, HttpResponse, TemplatedApp, Uws, us_listen_socket } from './uws';
 
 /** Every API path starts with this. */
@@ -26,6 +27,8 @@ export interface HttpServerDeps {
   auth: ApiAuth;
   policy: HttpPolicy;
   logger: Logger;
+  /** Folders served without a key below URL prefixes (a web console); API paths never reach them. */
+  statics?: readonly StaticMount[];
 }
 
 /** TLS files for the HTTPS listener. */
@@ -35,13 +38,14 @@ export interface TlsFiles {
 }
 
 const STATUS_TEXT: Record<number, string> = {
-  200: 'OK', 201: 'Created', 204: 'No Content', 400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found',
+  200: 'OK', 201: 'Created', 204: 'No Content', 304: 'Not Modified', 308: 'Permanent Redirect', 400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found',
   405: 'Method Not Allowed', 409: 'Conflict', 413: 'Payload Too Large', 415: 'Unsupported Media Type',
   429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 507: 'Insufficient Storage',
 };
 
 const STATUS_LINE: Record<number, string> = Object.fromEntries(Object.entries(STATUS_TEXT).map(([code, text]) => [code, `${code} ${text}`]));
 const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+const EMPTY = Buffer.alloc(0);
 
 type ParsedBody = { kind: ApiRequest['bodyKind']; data: unknown };
 const NO_BODY: ParsedBody = Object.freeze({ kind: 'none', data: undefined });
@@ -60,6 +64,7 @@ export class HttpServer {
   private readonly listeners: us_listen_socket[] = [];
   private inFlight = 0;
   private idleWaiters: Array<() => void> = [];
+  private readonly site: StaticSite;
 
   constructor(private readonly deps: HttpServerDeps) {
     this.compiled = deps.routes.map((route) => ({
@@ -67,6 +72,7 @@ export class HttpServer {
       paramNames: [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]),
       validate: route.body ? (compileValidator(route.body) as Validator<never>) : undefined,
     }));
+    this.site = new StaticSite(deps.statics ?? []);
   }
 
   /** Starts a plain HTTP listener; resolves with the bound port (pass 0 for a free one). */
@@ -112,6 +118,8 @@ export class HttpServer {
       const method = compiled.route.method === 'delete' ? 'del' : compiled.route.method;
       app[method](pattern, (res, req) => this.handle(compiled, res, req));
     }
+    app.get('/*', (res, req) => this.fallback(res, req));
+    app.head('/*', (res, req) => this.fallback(res, req));
     app.options('/*', (res, req) => this.preflight(res, req));
     app.any('/*', (res, req) => this.notFound(res, req));
     return app;
@@ -242,6 +250,36 @@ export class HttpServer {
     res.writeStatus('204 No Content');
     for (const [name, value] of Object.entries(headers)) res.writeHeader(name, value);
     res.endWithoutBody();
+  }
+
+  /** GET and HEAD outside the API routes: a static file when a mount covers the path, else the 404 envelope. */
+  private fallback(res: HttpResponse, req: HttpRequest): void {
+    const url = req.getUrl();
+    if (url.startsWith(API_PREFIX) || !this.site.covers(url)) {
+      this.notFound(res, req);
+      return;
+    }
+    const request = { path: url, query: req.getQuery() ?? '', acceptEncoding: req.getHeader('accept-encoding'), ifNoneMatch: req.getHeader('if-none-match'), accept: req.getHeader('accept') };
+    const exchange = this.begin(res, req);
+    this.site.answer(request).then(
+      (answer) => this.sendStatic(exchange, answer),
+      (err: unknown) => this.fail(exchange, err),
+    );
+  }
+
+  private sendStatic(exchange: Exchange, answer: StaticAnswer): void {
+    if (exchange.done) return;
+    const { res } = exchange;
+    res.cork(() => {
+      res.writeStatus(STATUS_LINE[answer.status]);
+      for (const name in answer.headers) res.writeHeader(name, answer.headers[name]);
+      const body = answer.body ?? EMPTY;
+      if (answer.status === 304) res.endWithoutBody();
+      // uWS 20.30's endWithoutBody(n) leaves the response pending (the next request on the connection closes it): write the length ourselves
+      else if (exchange.method === 'head') res.writeHeader('Content-Length', String(body.length)).endWithoutBody();
+      else res.end(body);
+    });
+    this.finish(exchange);
   }
 
   private notFound(res: HttpResponse, req: HttpRequest): void {
