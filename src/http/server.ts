@@ -1,4 +1,4 @@
-// The uWS HTTP(S) server: mounts the JSON route table and static mounts; authenticates, reads bodies, answers in the envelope.
+// The uWS HTTP(S) server: mounts the JSON route table, static mounts and WebSocket routes; authenticates, reads bodies, answers in the envelope.
 import { AppError } from '../errors';
 import { httpErrorOf } from './error-status';
 import type { Logger } from '../log';
@@ -8,6 +8,8 @@ import { corsHeaders, preflightHeaders } from './cors';
 import { envelope, envelopeJson, type Envelope } from './envelope';
 import type { ApiAuth } from './auth';
 import type { ApiReply, ApiRequest, Route } from './route';
+import { SocketHub } from './socket-hub';
+import { DEFAULT_SOCKET_SETTINGS, type SocketRoute, type SocketSettings } from './socket-route';
 import { StaticSite, type StaticAnswer, type StaticMount } from './static-site';
 import type { HttpRequest, HttpResponse, TemplatedApp, Uws, us_listen_socket } from './uws';
 
@@ -29,6 +31,10 @@ export interface HttpServerDeps {
   logger: Logger;
   /** Folders served without a key below URL prefixes (a web console); API paths never reach them. */
   statics?: readonly StaticMount[];
+  /** WebSocket routes below `/api/v1`, authenticated like the JSON routes. */
+  sockets?: readonly SocketRoute[];
+  /** Overrides of DEFAULT_SOCKET_SETTINGS. */
+  socketSettings?: Partial<SocketSettings>;
 }
 
 /** TLS files for the HTTPS listener. */
@@ -65,6 +71,7 @@ export class HttpServer {
   private inFlight = 0;
   private idleWaiters: Array<() => void> = [];
   private readonly site: StaticSite;
+  private readonly hub: SocketHub;
 
   constructor(private readonly deps: HttpServerDeps) {
     this.compiled = deps.routes.map((route) => ({
@@ -73,6 +80,14 @@ export class HttpServer {
       validate: route.body ? (compileValidator(route.body) as Validator<never>) : undefined,
     }));
     this.site = new StaticSite(deps.statics ?? []);
+    this.hub = new SocketHub({
+      routes: deps.sockets ?? [],
+      auth: deps.auth,
+      settings: { ...DEFAULT_SOCKET_SETTINGS, ...deps.socketSettings },
+      logger: deps.logger,
+      prefix: API_PREFIX,
+      gate: (res, req, upgrade) => this.gate(res, req, upgrade),
+    });
   }
 
   /** Starts a plain HTTP listener; resolves with the bound port (pass 0 for a free one). */
@@ -86,9 +101,10 @@ export class HttpServer {
     return this.bind(this.mount(app), host, port);
   }
 
-  /** Stops accepting connections, then resolves when in-flight requests are answered (or after `graceMs`). */
+  /** Stops accepting connections, closes WebSockets (1001), then resolves when in-flight requests are answered (or after `graceMs`). */
   async close(graceMs = 5000): Promise<void> {
     for (const socket of this.listeners.splice(0)) this.deps.uws.us_listen_socket_close(socket);
+    this.hub.closeAll();
     if (this.inFlight === 0) return;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, graceMs);
@@ -113,6 +129,7 @@ export class HttpServer {
   }
 
   private mount(app: TemplatedApp): TemplatedApp {
+    this.hub.mount(app);
     for (const compiled of this.compiled) {
       const pattern = API_PREFIX + compiled.route.path.replace(/\{(\w+)\}/g, ':$1');
       const method = compiled.route.method === 'delete' ? 'del' : compiled.route.method;
@@ -279,6 +296,18 @@ export class HttpServer {
       else if (exchange.method === 'head') res.writeHeader('Content-Length', String(body.length)).endWithoutBody();
       else res.end(body);
     });
+    this.finish(exchange);
+  }
+
+  /** Runs a WebSocket upgrade as a request: onAborted first, and a refusal (401, 429) answered as the envelope. */
+  private gate(res: HttpResponse, req: HttpRequest, upgrade: (apiKey: string, remoteAddress: () => string) => void): void {
+    const exchange = this.begin(res, req);
+    try {
+      upgrade(exchange.headers['x-api-key'], () => remoteAddress(exchange));
+    } catch (err) {
+      this.fail(exchange, err);
+      return;
+    }
     this.finish(exchange);
   }
 
