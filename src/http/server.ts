@@ -134,6 +134,8 @@ export class HttpServer {
       const pattern = API_PREFIX + compiled.route.path.replace(/\{(\w+)\}/g, ':$1');
       const method = compiled.route.method === 'delete' ? 'del' : compiled.route.method;
       app[method](pattern, (res, req) => this.handle(compiled, res, req));
+      // uWS routes HEAD only to head handlers: the GET answer's status and headers, without its body
+      if (method === 'get') app.head(pattern, (res, req) => this.handle(compiled, res, req));
     }
     app.get('/*', (res, req) => this.fallback(res, req));
     app.head('/*', (res, req) => this.fallback(res, req));
@@ -147,17 +149,37 @@ export class HttpServer {
     const params: Record<string, string> = {};
     // read now (req dies with this callback), decoded only once the key is known good: 401 comes before 400
     const raw = compiled.paramNames.map((_, index) => req.getParameter(index) ?? '');
+    const safe = SAFE_METHODS.has(exchange.method);
     try {
+      if (!safe) refuseAmbiguousLength(req, exchange);
       this.authenticate(compiled.route, exchange);
       compiled.paramNames.forEach((name, index) => {
         params[name] = decodeParam(raw[index], name);
       });
     } catch (err) {
-      this.fail(exchange, err);
+      if (exchange.closeAfter) this.failAfterPacket(exchange, err);
+      else this.fail(exchange, err);
       return;
     }
     const body = this.startBody(compiled, res, exchange);
-    this.run(compiled, exchange, params, body);
+    if (safe) this.run(compiled, exchange, params, body);
+    else this.runAfterPacket(compiled, exchange, params, body);
+  }
+
+  /**
+   * Starts a handler with side effects (print, cancel, write) only once uWS has parsed the rest of the packet:
+   * uWS 20.30 closes a connection whose next request arrives while an answer is pending, and the handler
+   * must not run (a label print) when nobody will get its answer. uWS parses a whole read synchronously,
+   * in libuv's poll phase; setImmediate runs after it.
+   */
+  private runAfterPacket(compiled: Compiled, exchange: Exchange, params: Record<string, string>, body: Promise<ParsedBody> | ParsedBody): void {
+    Promise.resolve(body).then(
+      (parsed) =>
+        setImmediate(() => {
+          if (!exchange.aborted) this.run(compiled, exchange, params, parsed);
+        }),
+      (err: unknown) => this.fail(exchange, err),
+    );
   }
 
   private begin(res: HttpResponse, req: HttpRequest): Exchange {
@@ -173,6 +195,7 @@ export class HttpServer {
       query: req.getQuery() ?? '',
       headers,
       address: null,
+      closeAfter: false,
     };
     this.inFlight += 1;
     res.onAborted(() => {
@@ -219,6 +242,15 @@ export class HttpServer {
     }
   }
 
+  /**
+   * Answers a request whose framing is broken once uWS has parsed the rest of the packet: uWS 20.30 keeps reading
+   * after end(body, closeConnection) and would run a request hidden in the body; with the answer still pending it
+   * closes the connection instead (0 bytes, nothing run), and with nothing behind it the 400 goes out and the connection closes.
+   */
+  private failAfterPacket(exchange: Exchange, err: unknown): void {
+    setImmediate(() => this.fail(exchange, err));
+  }
+
   private reply(compiled: Compiled, exchange: Exchange, module: string, reply: ApiReply): void {
     const status = reply.status ?? 200;
     if (reply.contentJson !== undefined && !compiled.route.bare) {
@@ -249,7 +281,9 @@ export class HttpServer {
       exchange.res.writeHeader('Content-Type', 'application/json');
       for (const name in cors) exchange.res.writeHeader(name, cors[name]);
       for (const name in headers) exchange.res.writeHeader(name, headers[name]);
-      exchange.res.end(json);
+      // HEAD: the length the GET body would have. uWS 20.30's endWithoutBody(n), or with any argument, leaves the response pending
+      if (exchange.method === 'head') exchange.res.writeHeader('Content-Length', String(Buffer.byteLength(json))).endWithoutBody();
+      else exchange.res.end(json, exchange.closeAfter);
     });
     this.finish(exchange);
   }
@@ -333,6 +367,28 @@ interface Exchange {
   query: string;
   headers: Record<string, string>;
   address: string | null;
+  /** Close the connection after the answer: the request's framing cannot be trusted. */
+  closeAfter: boolean;
+}
+
+/** Methods without side effects: their handlers run at once (a request pipelined behind them costs only an answer). */
+const SAFE_METHODS = new Set(['get', 'head']);
+
+/**
+ * RFC 9112 section 6.3: Content-Length fields that disagree make the framing unknowable, so the answer is 400 and the
+ * connection closes (uWS 20.30 frames by the first one and would read the rest as another request). Equal repeats pass.
+ */
+function refuseAmbiguousLength(req: HttpRequest, exchange: Exchange): void {
+  let lengths = 0;
+  let differ = false;
+  req.forEach((name, value) => {
+    if (name !== 'content-length') return;
+    lengths += 1;
+    if (value !== exchange.headers['content-length']) differ = true;
+  });
+  if (lengths < 2 || !differ) return;
+  exchange.closeAfter = true;
+  throw new AppError('INVALID_REQUEST', 'several Content-Length header fields with different values');
 }
 
 function remoteAddress(exchange: Exchange): string {
