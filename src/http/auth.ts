@@ -15,6 +15,19 @@ export class ApiAuth {
 
   /** Throws TOO_MANY_REQUESTS while the address is blocked, UNAUTHORIZED (and counts a failure) when the key is wrong. */
   check(presented: string | undefined, remoteAddress: () => string): void {
+    const address = this.refuseIfBlocked(remoteAddress);
+    if (presented && this.matches(presented)) return;
+    this.limiter.fail(address || remoteAddress());
+    throw new AppError('UNAUTHORIZED', 'Missing or invalid API key');
+  }
+
+  /** Throws TOO_MANY_REQUESTS while the address is blocked; counts nothing (a WebSocket whose key comes later). */
+  assertNotBlocked(remoteAddress: () => string): void {
+    this.refuseIfBlocked(remoteAddress);
+  }
+
+  /** Returns the address when it had to read it (some failure is on record), else ''. */
+  private refuseIfBlocked(remoteAddress: () => string): string {
     const address = this.limiter.anyFailures() ? remoteAddress() : '';
     const wait = address ? this.limiter.retryAfter(address) : 0;
     if (wait > 0) {
@@ -22,9 +35,7 @@ export class ApiAuth {
         headers: { 'Retry-After': String(wait) },
       });
     }
-    if (presented && this.matches(presented)) return;
-    this.limiter.fail(address || remoteAddress());
-    throw new AppError('UNAUTHORIZED', 'Missing or invalid API key');
+    return address;
   }
 
   /** Compares SHA-256 digests so neither the content nor the length of the key leaks through timing. */

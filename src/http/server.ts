@@ -1,4 +1,4 @@
-// The uWS HTTP(S) server: mounts the route table, authenticates, reads bodies, answers in the envelope.
+// The uWS HTTP(S) server: mounts the JSON route table, static mounts and WebSocket routes; authenticates, reads bodies, answers in the envelope.
 import { AppError } from '../errors';
 import { httpErrorOf } from './error-status';
 import type { Logger } from '../log';
@@ -10,6 +10,9 @@ import { corsHeaders, preflightHeaders } from './cors';
 import { envelope, envelopeJson, type Envelope } from './envelope';
 import type { ApiAuth } from './auth';
 import type { ApiReply, ApiRequest, Route } from './route';
+import { SocketHub } from './socket-hub';
+import { DEFAULT_SOCKET_SETTINGS, type SocketRoute, type SocketSettings } from './socket-route';
+import { StaticSite, type StaticAnswer, type StaticMount } from './static-site';
 import type { HttpRequest, HttpResponse, TemplatedApp, Uws, us_listen_socket } from './uws';
 
 /** Every API path starts with this. */
@@ -28,6 +31,12 @@ export interface HttpServerDeps {
   auth: ApiAuth;
   policy: HttpPolicy;
   logger: Logger;
+  /** Folders served without a key below URL prefixes (a web console); API paths never reach them. */
+  statics?: readonly StaticMount[];
+  /** WebSocket routes below `/api/v1`, authenticated like the JSON routes. */
+  sockets?: readonly SocketRoute[];
+  /** Overrides of DEFAULT_SOCKET_SETTINGS. */
+  socketSettings?: Partial<SocketSettings>;
 }
 
 /** TLS files for the HTTPS listener. */
@@ -37,13 +46,14 @@ export interface TlsFiles {
 }
 
 const STATUS_TEXT: Record<number, string> = {
-  200: 'OK', 201: 'Created', 204: 'No Content', 400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found',
+  200: 'OK', 201: 'Created', 204: 'No Content', 304: 'Not Modified', 308: 'Permanent Redirect', 400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found',
   405: 'Method Not Allowed', 409: 'Conflict', 413: 'Payload Too Large', 415: 'Unsupported Media Type',
   429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 507: 'Insufficient Storage',
 };
 
 const STATUS_LINE: Record<number, string> = Object.fromEntries(Object.entries(STATUS_TEXT).map(([code, text]) => [code, `${code} ${text}`]));
 const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+const EMPTY = Buffer.alloc(0);
 
 type ParsedBody = { kind: ApiRequest['bodyKind']; data: unknown; largeField?: Buffer };
 const NO_BODY: ParsedBody = Object.freeze({ kind: 'none', data: undefined });
@@ -64,6 +74,8 @@ export class HttpServer {
   private readonly listeners: us_listen_socket[] = [];
   private inFlight = 0;
   private idleWaiters: Array<() => void> = [];
+  private readonly site: StaticSite;
+  private readonly hub: SocketHub;
 
   /** Large bodies held at once: at most the body limit's worth, so N uploads cannot take N times its memory. */
   private readonly budget: BodyBudget;
@@ -75,6 +87,15 @@ export class HttpServer {
       paramNames: [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]),
       validate: route.body ? (compileValidator(route.body) as Validator<never>) : undefined,
     }));
+    this.site = new StaticSite(deps.statics ?? []);
+    this.hub = new SocketHub({
+      routes: deps.sockets ?? [],
+      auth: deps.auth,
+      settings: { ...DEFAULT_SOCKET_SETTINGS, ...deps.socketSettings },
+      logger: deps.logger,
+      prefix: API_PREFIX,
+      gate: (res, req, upgrade) => this.gate(res, req, upgrade),
+    });
   }
 
   /** Starts a plain HTTP listener; resolves with the bound port (pass 0 for a free one). */
@@ -88,9 +109,10 @@ export class HttpServer {
     return this.bind(this.mount(app), host, port);
   }
 
-  /** Stops accepting connections, then resolves when in-flight requests are answered (or after `graceMs`). */
+  /** Stops accepting connections, closes WebSockets (1001), then resolves when in-flight requests are answered (or after `graceMs`). */
   async close(graceMs = 5000): Promise<void> {
     for (const socket of this.listeners.splice(0)) this.deps.uws.us_listen_socket_close(socket);
+    this.hub.closeAll();
     if (this.inFlight === 0) return;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, graceMs);
@@ -115,11 +137,16 @@ export class HttpServer {
   }
 
   private mount(app: TemplatedApp): TemplatedApp {
+    this.hub.mount(app);
     for (const compiled of this.compiled) {
       const pattern = API_PREFIX + compiled.route.path.replace(/\{(\w+)\}/g, ':$1');
       const method = compiled.route.method === 'delete' ? 'del' : compiled.route.method;
       app[method](pattern, (res, req) => this.handle(compiled, res, req));
+      // uWS routes HEAD only to head handlers: the GET answer's status and headers, without its body
+      if (method === 'get') app.head(pattern, (res, req) => this.handle(compiled, res, req));
     }
+    app.get('/*', (res, req) => this.fallback(res, req));
+    app.head('/*', (res, req) => this.fallback(res, req));
     app.options('/*', (res, req) => this.preflight(res, req));
     app.any('/*', (res, req) => this.notFound(res, req));
     return app;
@@ -130,17 +157,37 @@ export class HttpServer {
     const params: Record<string, string> = {};
     // read now (req dies with this callback), decoded only once the key is known good: 401 comes before 400
     const raw = compiled.paramNames.map((_, index) => req.getParameter(index) ?? '');
+    const safe = SAFE_METHODS.has(exchange.method);
     try {
+      if (!safe) refuseAmbiguousLength(req, exchange);
       this.authenticate(compiled.route, exchange);
       compiled.paramNames.forEach((name, index) => {
         params[name] = decodeParam(raw[index], name);
       });
     } catch (err) {
-      this.fail(exchange, err);
+      if (exchange.closeAfter) this.failAfterPacket(exchange, err);
+      else this.fail(exchange, err);
       return;
     }
     const body = this.startBody(compiled, res, exchange);
-    this.run(compiled, exchange, params, body);
+    if (safe) this.run(compiled, exchange, params, body);
+    else this.runAfterPacket(compiled, exchange, params, body);
+  }
+
+  /**
+   * Starts a handler with side effects (print, cancel, write) only once uWS has parsed the rest of the packet:
+   * uWS 20.30 closes a connection whose next request arrives while an answer is pending, and the handler
+   * must not run (a label print) when nobody will get its answer. uWS parses a whole read synchronously,
+   * in libuv's poll phase; setImmediate runs after it.
+   */
+  private runAfterPacket(compiled: Compiled, exchange: Exchange, params: Record<string, string>, body: Promise<ParsedBody> | ParsedBody): void {
+    Promise.resolve(body).then(
+      (parsed) =>
+        setImmediate(() => {
+          if (!exchange.aborted) this.run(compiled, exchange, params, parsed);
+        }),
+      (err: unknown) => this.fail(exchange, err),
+    );
   }
 
   private begin(res: HttpResponse, req: HttpRequest): Exchange {
@@ -157,6 +204,7 @@ export class HttpServer {
       headers,
       address: null,
       reserved: 0,
+      closeAfter: false,
     };
     this.inFlight += 1;
     res.onAborted(() => {
@@ -214,6 +262,15 @@ export class HttpServer {
     }
   }
 
+  /**
+   * Answers a request whose framing is broken once uWS has parsed the rest of the packet: uWS 20.30 keeps reading
+   * after end(body, closeConnection) and would run a request hidden in the body; with the answer still pending it
+   * closes the connection instead (0 bytes, nothing run), and with nothing behind it the 400 goes out and the connection closes.
+   */
+  private failAfterPacket(exchange: Exchange, err: unknown): void {
+    setImmediate(() => this.fail(exchange, err));
+  }
+
   private reply(compiled: Compiled, exchange: Exchange, module: string, reply: ApiReply): void {
     const status = reply.status ?? 200;
     if (reply.contentJson !== undefined && !compiled.route.bare) {
@@ -244,7 +301,9 @@ export class HttpServer {
       exchange.res.writeHeader('Content-Type', 'application/json');
       for (const name in cors) exchange.res.writeHeader(name, cors[name]);
       for (const name in headers) exchange.res.writeHeader(name, headers[name]);
-      exchange.res.end(json);
+      // HEAD: the length the GET body would have. uWS 20.30's endWithoutBody(n), or with any argument, leaves the response pending
+      if (exchange.method === 'head') exchange.res.writeHeader('Content-Length', String(Buffer.byteLength(json))).endWithoutBody();
+      else exchange.res.end(json, exchange.closeAfter);
     });
     this.finish(exchange);
   }
@@ -263,6 +322,48 @@ export class HttpServer {
     res.writeStatus('204 No Content');
     for (const [name, value] of Object.entries(headers)) res.writeHeader(name, value);
     res.endWithoutBody();
+  }
+
+  /** GET and HEAD outside the API routes: a static file when a mount covers the path, else the 404 envelope. */
+  private fallback(res: HttpResponse, req: HttpRequest): void {
+    const url = req.getUrl();
+    if (url.startsWith(API_PREFIX) || !this.site.covers(url)) {
+      this.notFound(res, req);
+      return;
+    }
+    const request = { path: url, query: req.getQuery() ?? '', acceptEncoding: req.getHeader('accept-encoding'), ifNoneMatch: req.getHeader('if-none-match'), accept: req.getHeader('accept') };
+    const exchange = this.begin(res, req);
+    this.site.answer(request).then(
+      (answer) => this.sendStatic(exchange, answer),
+      (err: unknown) => this.fail(exchange, err),
+    );
+  }
+
+  private sendStatic(exchange: Exchange, answer: StaticAnswer): void {
+    if (exchange.done) return;
+    const { res } = exchange;
+    res.cork(() => {
+      res.writeStatus(STATUS_LINE[answer.status]);
+      for (const name in answer.headers) res.writeHeader(name, answer.headers[name]);
+      const body = answer.body ?? EMPTY;
+      if (answer.status === 304) res.endWithoutBody();
+      // uWS 20.30's endWithoutBody(n) leaves the response pending (the next request on the connection closes it): write the length ourselves
+      else if (exchange.method === 'head') res.writeHeader('Content-Length', String(body.length)).endWithoutBody();
+      else res.end(body);
+    });
+    this.finish(exchange);
+  }
+
+  /** Runs a WebSocket upgrade as a request: onAborted first, and a refusal (401, 429) answered as the envelope. */
+  private gate(res: HttpResponse, req: HttpRequest, upgrade: (apiKey: string, remoteAddress: () => string) => void): void {
+    const exchange = this.begin(res, req);
+    try {
+      upgrade(exchange.headers['x-api-key'], () => remoteAddress(exchange));
+    } catch (err) {
+      this.fail(exchange, err);
+      return;
+    }
+    this.finish(exchange);
   }
 
   private notFound(res: HttpResponse, req: HttpRequest): void {
@@ -289,6 +390,28 @@ interface Exchange {
   address: string | null;
   /** Large-body bytes taken from the budget, given back when the answer is sent. */
   reserved: number;
+  /** Close the connection after the answer: the request's framing cannot be trusted. */
+  closeAfter: boolean;
+}
+
+/** Methods without side effects: their handlers run at once (a request pipelined behind them costs only an answer). */
+const SAFE_METHODS = new Set(['get', 'head']);
+
+/**
+ * RFC 9112 section 6.3: Content-Length fields that disagree make the framing unknowable, so the answer is 400 and the
+ * connection closes (uWS 20.30 frames by the first one and would read the rest as another request). Equal repeats pass.
+ */
+function refuseAmbiguousLength(req: HttpRequest, exchange: Exchange): void {
+  let lengths = 0;
+  let differ = false;
+  req.forEach((name, value) => {
+    if (name !== 'content-length') return;
+    lengths += 1;
+    if (value !== exchange.headers['content-length']) differ = true;
+  });
+  if (lengths < 2 || !differ) return;
+  exchange.closeAfter = true;
+  throw new AppError('INVALID_REQUEST', 'several Content-Length header fields with different values');
 }
 
 function remoteAddress(exchange: Exchange): string {

@@ -6,7 +6,7 @@ import { dlopenNative, findNative, uwsAddonName, type NativeSearch } from '../na
 /** The uWS module surface we use. */
 export type Uws = typeof UwsTypes;
 /** The uWS types the server code uses, re-exported so only this file names the package. */
-export type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from '@trufflesuite/uws-js-unofficial';
+export type { HttpRequest, HttpResponse, TemplatedApp, WebSocket, us_listen_socket, us_socket_context_t } from '@trufflesuite/uws-js-unofficial';
 
 /** Loads the uWS addon for this platform; throws a clear error naming the file it needed. */
 export function loadUws(search: NativeSearch): Uws {
