@@ -4,9 +4,10 @@ import { AppError } from '../errors';
 
 /**
  * Collects the body of `res` (call synchronously in the handler, after onAborted).
- * Rejects with PAYLOAD_TOO_LARGE as soon as more than `limit` bytes arrive (or Content-Length says so).
+ * Rejects with PAYLOAD_TOO_LARGE as soon as more than `limit` bytes arrive (or Content-Length says so). Without a
+ * declared length the buffer grows as bytes arrive; `admit(size)` is asked first and rejects the read by throwing.
  */
-export function readBody(res: HttpResponse, limit: number, declaredLength: number | null): Promise<Buffer> {
+export function readBody(res: HttpResponse, limit: number, declaredLength: number | null, admit: (size: number) => void = () => undefined): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     if (declaredLength !== null && declaredLength > limit) {
       reject(tooLarge(limit));
@@ -23,7 +24,17 @@ export function readBody(res: HttpResponse, limit: number, declaredLength: numbe
         reject(tooLarge(limit));
         return;
       }
-      if (total + chunk.byteLength > body.length) body = grow(body, total, Math.min(limit, Math.max(body.length * 2, total + chunk.byteLength)));
+      if (total + chunk.byteLength > body.length) {
+        const size = Math.min(limit, Math.max(body.length * 2, total + chunk.byteLength));
+        try {
+          admit(size);
+        } catch (err) {
+          failed = true;
+          reject(err);
+          return;
+        }
+        body = grow(body, total, size);
+      }
       // uWS reuses the chunk's memory after this callback returns: it is copied now
       body.set(new Uint8Array(chunk), total);
       total += chunk.byteLength;

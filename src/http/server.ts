@@ -222,22 +222,27 @@ export class HttpServer {
 
   private startBody(compiled: Compiled, res: HttpResponse, exchange: Exchange): Promise<ParsedBody> | ParsedBody {
     if (exchange.method === 'get' || exchange.method === 'delete' || exchange.method === 'head') return NO_BODY;
-    const declared = exchange.headers['content-length'] ? Number(exchange.headers['content-length']) : null;
     const limit = this.deps.policy.maxBodyBytes();
     let kind: 'json' | 'raw' | 'none';
+    let declared: number | null;
     try {
+      declared = declaredLength(exchange);
       kind = bodyKind(exchange.headers['content-type'], compiled.route);
-      this.reserve(exchange, Math.min(declared ?? limit, limit));
+      if (declared !== null && declared <= limit) this.reserve(exchange, declared);
     } catch (err) {
       return Promise.reject(err);
     }
-    return readBody(res, limit, declared).then((bytes) => parseBody(bytes, kind, compiled));
+    // a body of unknown length (chunked) takes from the budget as its buffer grows
+    return readBody(res, limit, declared, (size) => this.reserve(exchange, size)).then((bytes) => parseBody(bytes, kind, compiled));
   }
 
-  /** Takes a large body's bytes from the budget until the answer is sent; refuses (503, Retry-After) when others hold too much. */
+  /**
+   * Holds `bytes` of a large body against the budget until the answer is sent (growing what the request holds already);
+   * refuses (503, Retry-After) when others hold too much.
+   */
   private reserve(exchange: Exchange, bytes: number): void {
-    if (bytes <= LARGE_BODY_BYTES) return;
-    if (!this.budget.take(bytes)) {
+    if (bytes <= LARGE_BODY_BYTES || bytes <= exchange.reserved) return;
+    if (!this.budget.take(bytes - exchange.reserved)) {
       throw new AppError('TOO_BUSY', `the device is receiving other large documents; send this one (${bytes} bytes) again shortly`, { headers: { 'Retry-After': '2' } });
     }
     exchange.reserved = bytes;
@@ -412,6 +417,15 @@ function refuseAmbiguousLength(req: HttpRequest, exchange: Exchange): void {
   if (lengths < 2 || !differ) return;
   exchange.closeAfter = true;
   throw new AppError('INVALID_REQUEST', 'several Content-Length header fields with different values');
+}
+
+/** The Content-Length as a number, null when absent; a value that is not 1*DIGIT (RFC 9110 8.6) is a 400 closing the connection. */
+function declaredLength(exchange: Exchange): number | null {
+  const text = exchange.headers['content-length'];
+  if (!text) return null;
+  if (/^[0-9]+$/.test(text)) return Number(text);
+  exchange.closeAfter = true;
+  throw new AppError('INVALID_REQUEST', 'Content-Length must be a decimal number of bytes');
 }
 
 function remoteAddress(exchange: Exchange): string {

@@ -56,12 +56,15 @@ export class SettingsStore {
   /**
    * After every earlier save, applies `change` to a copy of the settings and writes it atomically; only then is the copy
    * current. When the write fails nothing changes, in memory or on disk, and the promise rejects with CHANGE_NOT_STORED.
+   * When `abandoned` is aborted before the new settings are current (the caller who would learn of them left), the change is
+   * not made, or written back out, and the promise rejects with INTERRUPTED.
    */
-  update(change: (draft: StoredSettings) => void): Promise<void> {
+  update(change: (draft: StoredSettings) => void, abandoned?: AbortSignal): Promise<void> {
     return this.enqueue(async () => {
+      refuseIfAbandoned(abandoned);
       const draft = structuredClone(this.current);
       change(draft);
-      await this.store(draft);
+      await this.store(draft, abandoned);
       this.notify();
     });
   }
@@ -98,19 +101,29 @@ export class SettingsStore {
     return run;
   }
 
-  /** Writes `next` when the disk does not hold it yet, then makes it current; on a failed write nothing changes. */
-  private async store(next: StoredSettings): Promise<void> {
+  /** Writes `next` when the disk does not hold it yet, then makes it current; on a failed or abandoned write nothing changes. */
+  private async store(next: StoredSettings, abandoned?: AbortSignal): Promise<void> {
     const text = JSON.stringify(next, null, 2);
     if (text !== this.onDisk) {
-      try {
-        await writeFileAtomic(this.file, text);
-      } catch (err) {
-        this.logger.warn('settings could not be saved; nothing changed', { file: this.file, reason: (err as Error).message });
-        throw new AppError('CHANGE_NOT_STORED', `The change could not be written to the device's storage (${(err as NodeJS.ErrnoException).code ?? 'error'}).`);
+      const before = this.onDisk;
+      await this.write(text);
+      if (abandoned?.aborted) {
+        await this.write(before ?? JSON.stringify(this.current, null, 2));
+        refuseIfAbandoned(abandoned);
       }
-      this.onDisk = text;
     }
     this.current = next;
+  }
+
+  /** Writes `text` atomically and records it as what the disk holds; throws CHANGE_NOT_STORED. */
+  private async write(text: string): Promise<void> {
+    try {
+      await writeFileAtomic(this.file, text);
+    } catch (err) {
+      this.logger.warn('settings could not be saved; nothing changed', { file: this.file, reason: (err as Error).message });
+      throw new AppError('CHANGE_NOT_STORED', `The change could not be written to the device's storage (${(err as NodeJS.ErrnoException).code ?? 'error'}).`);
+    }
+    this.onDisk = text;
   }
 
   private notify(): void {
@@ -122,6 +135,10 @@ export class SettingsStore {
       }
     }
   }
+}
+
+function refuseIfAbandoned(abandoned: AbortSignal | undefined): void {
+  if (abandoned?.aborted) throw new AppError('INTERRUPTED', 'the request ended before the change was made; nothing changed');
 }
 
 /** Generates a 4-character `[a-z0-9]` device id. */

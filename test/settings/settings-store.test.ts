@@ -109,3 +109,25 @@ test('a write keeps the previous content as settings.json.bak, read (and rewritt
   assert.equal(JSON.parse(readFileSync(`${store.file}.bak`, 'utf8')).alias, 'one', 'the broken copy never becomes the backup');
   assert.equal(JSON.parse(readFileSync(store.file, 'utf8')).alias, 'one');
 });
+
+test('an update whose caller left before it was current changes nothing: not made when left before, written back when left during the write', async () => {
+  const store = new SettingsStore({ dataDir: tempDir('settings-store'), logger: silentLogger });
+  await store.persist();
+  const file = readFileSync(store.file, 'utf8');
+  const key = store.value.apiKey;
+  const interrupted = (err: unknown) => err instanceof AppError && err.code === 'INTERRUPTED';
+  const gone = new AbortController();
+  gone.abort();
+  await assert.rejects(store.update((s) => void (s.apiKey = 'never-made'), gone.signal), interrupted);
+  const leaving = new AbortController();
+  // the change is applied synchronously once the queue reaches it; the write after it takes further turns of the loop
+  const pending = store.update((s) => {
+    s.apiKey = 'never-shown';
+    queueMicrotask(() => leaving.abort());
+  }, leaving.signal);
+  await assert.rejects(pending, interrupted);
+  assert.equal(store.value.apiKey, key);
+  assert.equal(readFileSync(store.file, 'utf8'), file);
+  await store.update((s) => void (s.apiKey = 'shown'), new AbortController().signal);
+  assert.equal(store.value.apiKey, 'shown');
+});

@@ -49,11 +49,12 @@ export function settingsRoutes(deps: SettingsRouteDeps): Route[] {
     {
       method: 'post', path: '/settings/api-key', tag: 'settings', summary: 'Regenerate the API key; the new key is returned once',
       response: Type.Object({ apiKey: Type.String() }), responses: { 507: 'Device cannot store the change' },
-      handler: async () => {
+      handler: async (req) => {
         const apiKey = generateApiKey();
+        // a key nobody was shown would lock the device: when the caller has gone, the old key stays
         await deps.settings.update((s) => {
           s.apiKey = apiKey;
-        });
+        }, req.signal);
         return { message: 'API key regenerated.', content: { apiKey } };
       },
     },

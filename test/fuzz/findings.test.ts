@@ -1,0 +1,158 @@
+// FINDINGS of the fuzzer (test/fuzz): the smallest reproductions of answers that never come or come wrong.
+// Each is marked `todo` with its id: it runs and reports, and does not fail `npm test` until src/ is fixed (then drop `todo`).
+// Like the fuzzer, this file re-executes itself in a loopback-only network namespace (scripts/in-netns.sh).
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import net from 'node:net';
+import { startDaemon, type DaemonHandle } from '../helpers/daemon-process';
+import { until } from '../helpers/until';
+import { assertLoopbackOnly } from './netns-guard';
+import { sendRaw, type RawOutcome } from './raw-http';
+import { runInNetns } from './netns-run';
+
+const INSIDE = process.env.PRINTPROXY_FUZZ_NETNS === '1';
+/** How long a request may go unanswered before it counts as hanging (uWS closes idle connections after ~10 s). */
+const ANSWER_LIMIT_MS = 5000;
+
+if (!INSIDE) {
+  test('findings run in a loopback-only network namespace', { timeout: 240_000 }, async (t) => {
+    const { code, output } = await runInNetns(['env', 'PRINTPROXY_FUZZ_NETNS=1', process.execPath, '--import', 'tsx', '--test', '--test-reporter', 'spec', 'test/fuzz/findings.test.ts'], 230_000);
+    for (const line of output.trimEnd().split('\n')) t.diagnostic(line);
+    assert.equal(code, 0, output);
+  });
+} else {
+  inside();
+}
+
+function inside(): void {
+  let daemon: DaemonHandle;
+  test.before(async () => {
+    assertLoopbackOnly();
+    daemon = await startDaemon();
+  });
+  test.after(async () => {
+    await daemon?.stop('SIGKILL');
+  });
+  const raw = (text: string, options: { endAfterWrite?: boolean } = {}): Promise<RawOutcome> =>
+    sendRaw({ port: daemon.port, bytes: Buffer.from(text.replace(/KEY/g, daemon.apiKey), 'latin1'), timeoutMs: ANSWER_LIMIT_MS, ...options });
+
+  // each stalled request waits out ANSWER_LIMIT_MS: run them side by side
+  describe('stalled or lost answers', { concurrency: true }, () => {
+    test('FINDING F1: a 401 (or 404) answered before a large body is read is lost with Connection: close: the client gets a reset', { todo: 'F1: src/http/server.ts answers before reading the body, uWS then closes with unread data (RST)' }, async () => {
+      // Node's http.request with agent:false sends exactly this (Connection: close): a client with a stale key uploading a 1.5 MB PDF
+      const head = `POST /api/v1/printers HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: wrong\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: 1500000\r\n\r\n`;
+      const lost: string[] = [];
+      // the head, then the body in a second write (as an HTTP client does); seen: 5 of 5 lost to 'write EPIPE', 0 bytes received
+      for (let i = 0; i < 5; i += 1) {
+        const outcome = await headThenBody(daemon.port, Buffer.from(head), Buffer.alloc(1_500_000, 65));
+        if (outcome !== 'answered') lost.push(outcome);
+      }
+      assert.deepEqual(lost, [], 'expected the 401 envelope every time');
+    });
+
+    test('FINDING F2: an HTTP/1.0 request gets no answer; uWS holds the connection until its idle timeout', { todo: 'F2: uWS (node_modules) does not answer HTTP/1.0' }, async () => {
+      const outcome = await raw('GET /api/v1/status HTTP/1.0\r\nHost: 127.0.0.1\r\nX-API-Key: KEY\r\n\r\n');
+      // seen: no byte within 5 s (closed by the server after ~12 s); curl --http1.0 times out the same way
+      assert.equal(outcome.kind, 'response', `no answer: ${outcome.kind} after ${Math.round(outcome.ms)} ms`);
+    });
+
+    test('FINDING F3: a valid request with 48 or more header lines gets no answer (uWS header limit), not a 431', { todo: 'F3: uWS stalls past its header-count limit' }, async () => {
+      const headers = Array.from({ length: 47 }, (_, i) => `X-H${i}: v\r\n`).join('');
+      const outcome = await raw(`GET /api/v1/status HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: KEY\r\n${headers}\r\n`);
+      // seen: 47 lines (45 X-H) answer 200; 49 lines get nothing until the idle timeout
+      assert.equal(outcome.kind, 'response', `no answer: ${outcome.kind} after ${Math.round(outcome.ms)} ms`);
+    });
+
+    for (const [name, head] of [
+      ['an absolute-form target (RFC 9112 3.2.2: a server MUST accept it)', 'GET http://127.0.0.1/api/v1/status HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: KEY\r\n\r\n'],
+      ['a control byte in a header value', 'GET /api/v1/status HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: KEY\r\nContent-Type: \x01\x02\r\n\r\n'],
+      ['a NUL in the target', 'GET /api/v1/stat\x00us HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: KEY\r\n\r\n'],
+      ['a header line without a colon', 'GET /api/v1/status HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: KEY\r\nfoo\r\n\r\n'],
+      ['bare LF line ends', 'GET /api/v1/status HTTP/1.1\nHost: 127.0.0.1\nX-API-Key: KEY\n\n'],
+    ]) {
+      test(`FINDING F4: ${name} gets neither an answer nor a close (400 expected) until uWS's idle timeout`, { todo: 'F4: the uWS parser waits instead of answering 400' }, async () => {
+        const outcome = await raw(head);
+        assert.notEqual(outcome.kind, 'timeout', `nothing within ${ANSWER_LIMIT_MS} ms`);
+      });
+    }
+
+    test('FINDING F5: a request head over 4 KiB that arrives in two reads is closed without an answer (431 expected)', { todo: 'F5: uWS closes past its 4 KiB fallback buffer' }, async () => {
+      const head = Buffer.from(`GET /api/v1/status HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: ${daemon.apiKey}\r\nOrigin: ${'o'.repeat(4500)}\r\n\r\n`, 'latin1');
+      const outcome = await twoReads(daemon.port, head);
+      // seen: closed, 0 bytes (in one read on loopback up to ~60 KB is answered; over a 1500-byte MTU it never is)
+      assert.equal(outcome, 'answered');
+    });
+  });
+
+  test('FINDING F6: a local-file print of /dev/zero (inside a share) reads without bound: no answer and the daemon past 512 MiB', { todo: 'F6: src/spooler/load-document.ts readFile()s any path, not only regular files, and without the body limit' }, async () => {
+    assert.equal((await daemon.api('POST', '/shares', { body: { sharePath: '/dev' } })).status, 201);
+    const added = await daemon.api('POST', '/printers', { body: { connection: { type: 'network', host: '127.0.0.1', port: 9, protocol: 'tcp' }, content: 'raw' } });
+    assert.equal(added.status, 201);
+    let answer: number | null = null;
+    void daemon.api('POST', `/print/${added.body.result.content.path}`, { body: { content: '/dev/zero', wait: true } }).then((r) => (answer = r.status), () => (answer = -1));
+    // seen: RSS 89 MiB → 2.3 GiB within 20 s and no answer; stopped here at 512 MiB (the daemon is killed after the test)
+    await until('an answer, or the daemon past 512 MiB', () => answer !== null || rssMiB(daemon) > 512, 60_000);
+    assert.ok(answer !== null && answer < 500, `no answer while RSS reached ${Math.round(rssMiB(daemon))} MiB (expected a 400 or a failed job)`);
+  });
+}
+
+function rssMiB(daemon: DaemonHandle): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${daemon.proc.pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : 0;
+}
+
+/** Writes `head`, then `body`; 'answered' when any answer bytes arrived before the connection ended, else how it ended. */
+function headThenBody(port: number, head: Buffer, body: Buffer): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port });
+    let got = 0;
+    let error = '';
+    const timer = setTimeout(() => socket.destroy(), ANSWER_LIMIT_MS);
+    socket.on('connect', () => {
+      socket.write(head);
+      socket.write(body);
+    });
+    socket.on('data', (d: Buffer) => (got += d.length));
+    socket.on('error', (err: NodeJS.ErrnoException) => (error = err.code ?? err.message));
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(got > 0 ? 'answered' : `lost (${error || 'closed'}, 0 bytes received)`);
+    });
+  });
+}
+
+/** Bytes the kernel holds for the daemon's side of the connection from local port `clientPort` (rx_queue of /proc/net/tcp). */
+function serverRecvQueue(serverPort: number, clientPort: number): number | null {
+  const hex = (n: number) => n.toString(16).toUpperCase().padStart(4, '0');
+  for (const line of readFileSync('/proc/net/tcp', 'utf8').split('\n').slice(1)) {
+    const f = line.trim().split(/\s+/);
+    if (f[1]?.endsWith(`:${hex(serverPort)}`) && f[2]?.endsWith(`:${hex(clientPort)}`)) return Number.parseInt(f[4].split(':')[1], 16);
+  }
+  return null;
+}
+
+/** Sends `head` in two TCP writes, the second once the daemon has read the first (its receive queue is empty again). */
+async function twoReads(port: number, head: Buffer): Promise<'answered' | 'closed' | 'nothing'> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port, noDelay: true });
+    let got = '';
+    const done = (v: 'answered' | 'closed' | 'nothing') => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(v);
+    };
+    const timer = setTimeout(() => done('nothing'), ANSWER_LIMIT_MS);
+    socket.on('connect', () =>
+      socket.write(head.subarray(0, 100), () => {
+        until('the daemon read the first part', () => serverRecvQueue(port, socket.localPort!) === 0, ANSWER_LIMIT_MS).then(() => socket.write(head.subarray(100)), () => done('nothing'));
+      }),
+    );
+    socket.on('data', (d: Buffer) => {
+      got += d.toString('latin1');
+      if (got.startsWith('HTTP/1.1 ')) done('answered');
+    });
+    socket.on('error', () => done('closed'));
+    socket.on('close', () => done(got ? 'answered' : 'closed'));
+  });
+}
