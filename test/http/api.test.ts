@@ -250,6 +250,11 @@ describe('openapi.json', () => {
     const seed = [['get', '/status'], ['get', '/printers'], ['get', '/printers/{path}'], ['get', '/discover'], ['post', '/print/{target}'], ['post', '/print/{target}/test'], ['get', '/jobs/{jobId}'], ['get', '/settings'], ['get', '/shares'], ['get', '/extensions/settings']];
     for (const [method, path] of seed) assert.ok(doc.paths[path]?.[method], `${method.toUpperCase()} ${path} is in openapi.json`);
   });
+
+  test('shows the additive errorCode, the image content types and paperWidth', async () => {
+    const text = JSON.stringify((await d.api('GET', '/openapi.json', { key: null })).body);
+    for (const word of ['"errorCode"', '"image_base64"', '"image_url"', '"paperWidth"']) assert.ok(text.includes(word), `${word} is in openapi.json`);
+  });
 });
 
 describe('order of checks', () => {
