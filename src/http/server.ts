@@ -166,7 +166,7 @@ export class HttpServer {
       });
     } catch (err) {
       if (exchange.closeAfter) this.failAfterPacket(exchange, err);
-      else this.fail(exchange, err);
+      else this.afterBody(exchange, () => this.fail(exchange, err));
       return;
     }
     const body = this.startBody(compiled, res, exchange);
@@ -230,10 +230,39 @@ export class HttpServer {
       kind = bodyKind(exchange.headers['content-type'], compiled.route);
       if (declared !== null && declared <= limit) this.reserve(exchange, declared);
     } catch (err) {
-      return Promise.reject(err);
+      if (exchange.closeAfter) return Promise.reject(err);
+      return new Promise((_resolve, reject) => this.afterBody(exchange, () => reject(err)));
     }
     // a body of unknown length (chunked) takes from the budget as its buffer grows
     return readBody(res, limit, declared, (size) => this.reserve(exchange, size)).then((bytes) => parseBody(bytes, kind, compiled));
+  }
+
+  /**
+   * Calls `answer` once the request's unread body has been read and dropped (at once when it has none): an answer sent
+   * with body bytes still unread makes uWS close the connection with a reset, and the client loses the answer. A body
+   * larger than the body limit is not read: the answer then closes the connection.
+   */
+  private afterBody(exchange: Exchange, answer: () => void): void {
+    const declared = exchange.headers['content-length'];
+    const chunked = exchange.headers['transfer-encoding'] !== '';
+    if (exchange.method === 'get' || exchange.method === 'head' || (!chunked && (declared === '' || declared === '0'))) {
+      answer();
+      return;
+    }
+    const limit = this.deps.policy.maxBodyBytes();
+    if (!chunked && !(Number(declared) <= limit)) {
+      exchange.closeAfter = true;
+      answer();
+      return;
+    }
+    let seen = 0;
+    exchange.res.onData((chunk, isLast) => {
+      if (exchange.done) return;
+      seen += chunk.byteLength;
+      if (!isLast && seen <= limit) return;
+      exchange.closeAfter ||= !isLast;
+      answer();
+    });
   }
 
   /**
@@ -377,7 +406,7 @@ export class HttpServer {
       if (exchange.url.startsWith(API_PREFIX)) this.deps.auth.check(exchange.headers['x-api-key'], () => remoteAddress(exchange));
       throw new AppError('NOT_FOUND', `no route for ${exchange.method.toUpperCase()} ${exchange.url}`);
     } catch (err) {
-      this.fail(exchange, err);
+      this.afterBody(exchange, () => this.fail(exchange, err));
     }
   }
 }
