@@ -22,3 +22,21 @@ export function connectionsTo(port: number): number {
   }
   return count;
 }
+
+/** Bytes the kernel holds unread for the server side (local port `serverPort`) of the connection from `clientPort`; null when there is none. */
+export function unreadByServer(serverPort: number, clientPort: number): number | null {
+  const hex = (n: number) => n.toString(16).toUpperCase().padStart(4, '0');
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text = '';
+    try {
+      text = readFileSync(table, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const f = line.trim().split(/\s+/);
+      if (f[1]?.endsWith(`:${hex(serverPort)}`) && f[2]?.endsWith(`:${hex(clientPort)}`)) return Number.parseInt(f[4].split(':')[1], 16);
+    }
+  }
+  return null;
+}

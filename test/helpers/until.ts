@@ -9,3 +9,14 @@ export async function until(what: string, condition: () => boolean | Promise<boo
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
+
+/** Polls `probe` every 5 ms until it gives a value (not null, undefined or false) and returns it; fails naming `what` after `limitMs`. */
+export async function valueWithin<T>(what: string, limitMs: number, probe: () => T | null | undefined | false | Promise<T | null | undefined | false>): Promise<T> {
+  const deadline = Date.now() + limitMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== null && value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) assert.fail(`not within ${limitMs} ms: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}

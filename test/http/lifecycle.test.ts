@@ -6,7 +6,9 @@ import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import { join } from 'node:path';
+import net from 'node:net';
 import { until } from '../helpers/until';
+import { unreadByServer } from '../helpers/tcp-sockets';
 import { startDaemon, tempDataDir } from '../helpers/daemon-process';
 
 test('a restart with the same data dir keeps printers, tags, settings, shares, extensions and the key', async () => {
@@ -110,23 +112,23 @@ test('more than 20 wrong keys from one address get 429 with Retry-After, for tha
 test('SIGTERM finishes an answer already in flight and exits 0', async () => {
   const d = await startDaemon();
   const body = JSON.stringify({ sharePath: '/mnt/in-flight' });
+  const req = http.request({ host: '127.0.0.1', port: d.port, method: 'POST', path: '/api/v1/shares', agent: false, headers: { 'X-API-Key': d.apiKey, 'Content-Type': 'application/json', 'Content-Length': String(body.length) } });
   const answer = new Promise<number>((resolve, reject) => {
-    const req = http.request(
-      { host: '127.0.0.1', port: d.port, method: 'POST', path: '/api/v1/shares', headers: { 'X-API-Key': d.apiKey, 'Content-Type': 'application/json', 'Content-Length': String(body.length) } },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      },
-    );
+    req.on('response', (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
     req.on('error', reject);
-    req.write(body.slice(0, 5));
-    // the server has the request and half its body when SIGTERM arrives; the rest follows after
-    setTimeout(() => {
-      d.proc.kill('SIGTERM');
-      setTimeout(() => req.end(body.slice(5)), 150);
-    }, 300);
   });
+  req.write(body.slice(0, 5));
+  const socket = await new Promise<net.Socket>((resolve) => req.once('socket', resolve));
+  if (socket.connecting) await new Promise((resolve) => socket.once('connect', resolve));
+  // the server has read the request and the first bytes of its body when SIGTERM arrives; the rest follows once it stopped listening
+  await until('the daemon read the request head and 5 body bytes', () => unreadByServer(d.port, socket.localPort!) === 0);
   const exited = new Promise<number | null>((resolve) => d.proc.once('exit', (code) => resolve(code)));
+  d.proc.kill('SIGTERM');
+  await until('the daemon stopped listening', () => refused(d.port));
+  req.end(body.slice(5));
   assert.equal(await answer, 201);
   assert.equal(await exited, 0);
 });
@@ -193,3 +195,15 @@ test('HTTPS answers with a self-signed certificate generated on first start and 
     await second.stop();
   }
 });
+
+/** Whether a new connection to `port` on 127.0.0.1 is refused. */
+function refused(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = net.connect({ host: '127.0.0.1', port });
+    probe.once('connect', () => {
+      probe.destroy();
+      resolve(false);
+    });
+    probe.once('error', () => resolve(true));
+  });
+}

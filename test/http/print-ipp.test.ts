@@ -8,6 +8,7 @@ import { IppEverywherePrinter, withHeldPrinter } from '../fixtures/ipp-everywher
 import { IppSession, OP } from '../../src/ipp/ipp-session';
 import { TAG } from '../../src/ipp/ipp-wire';
 import { buildTestPagePdf } from '../../src/kinds/ipp/test-page-pdf';
+import { valueWithin } from '../helpers/until';
 
 let d: DaemonHandle;
 let printer: IppEverywherePrinter;
@@ -52,17 +53,6 @@ async function add(at: IppEverywherePrinter): Promise<string> {
   return res.body.result.content.path;
 }
 
-/** Calls `probe` every 100 ms until it returns a value, or fails with `what` after `ms`. */
-async function until<T>(what: string, ms: number, probe: () => Promise<T | null | undefined | false>): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) assert.fail(`${what}: not within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 const getJob = async (jobId: string) => (await d.api('GET', `/jobs/${jobId}`)).body.result.content;
 
 /** Submits a wait:false job to a printer that holds it, and waits until the record carries the printer's job-id. */
@@ -70,8 +60,8 @@ async function heldJob(at: IppEverywherePrinter, atPath: string, title: string):
   const res = await d.api('POST', `/print/${atPath}`, { body: { content: pdf(), contentType: 'pdf_base64', title, wait: false } });
   assert.equal(res.status, 201, JSON.stringify(res.body));
   const jobId: string = res.body.result.content.jobId;
-  const printerJobId = await until('the printer accepts the job', 5000, () => printerJobIdNamed(at, title));
-  await until(`GET /jobs shows cupsJobId ${printerJobId}, the printer's job-id`, 3000, async () => (await getJob(jobId)).cupsJobId === String(printerJobId));
+  const printerJobId = await valueWithin('the printer accepts the job', 5000, () => printerJobIdNamed(at, title));
+  await valueWithin(`GET /jobs shows cupsJobId ${printerJobId}, the printer's job-id`, 3000, async () => (await getJob(jobId)).cupsJobId === String(printerJobId));
   return { jobId, printerJobId };
 }
 
@@ -131,7 +121,7 @@ test('wait:false: cupsJobId is the printer job-id while the printer still proces
     assert.deepEqual(atPrinter.get('job-state'), [5], 'the printer is still processing it');
     assert.deepEqual(atPrinter.get('job-name'), ['Held report']);
     held.release();
-    const done = await until('GET /jobs shows completed', 5000, async () => {
+    const done = await valueWithin('GET /jobs shows completed', 5000, async () => {
       const job = await getJob(jobId);
       return job.state === 'completed' && job;
   });
@@ -162,7 +152,7 @@ test('wait:true answers only once the printer has finished the job', async () =>
   await withHeldPrinter(async (held) => {
     const heldPath = await add(held);
     const answer = d.api('POST', `/print/${heldPath}`, { body: { content: pdf(), contentType: 'pdf_base64', title: 'Waited' } });
-    const printerJobId = await until('the printer accepts the job', 5000, () => printerJobIdNamed(held, 'Waited'));
+    const printerJobId = await valueWithin('the printer accepts the job', 5000, () => printerJobIdNamed(held, 'Waited'));
     held.release();
     // an answer given while the printer still held the job would say `printing`
     const res = await answer;
@@ -210,7 +200,7 @@ test('a stopped printer (paused: ippeveprinter has no printer-state 5) shows err
     assert.equal((await d.api('GET', `/printers/${pausedPath}`)).body.result.content.status, 'online');
     const res = await d.api('POST', `/print/${pausedPath}`, { body: { content: pdf(), contentType: 'pdf_base64' } });
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    const p = await until('statusReasons show the stop', 10_000, async () => {
+    const p = await valueWithin('statusReasons show the stop', 10_000, async () => {
       const content = (await d.api('GET', `/printers/${pausedPath}`)).body.result.content;
       return content.statusReasons.length > 0 && content;
     });
@@ -230,7 +220,7 @@ test('a printer reporting media-empty shows it in status and statusReasons', asy
     const added = await d.api('POST', '/printers', { body: { connection: { type: 'network', host: '127.0.0.1', port: faulty.port, protocol: 'ipp' } } });
     const faultyPath = added.body.result.content.path;
     await d.api('POST', `/print/${faultyPath}`, { body: { content: pdf(), contentType: 'pdf_base64' } });
-    const p = await until('the printer reports a reason', 10_000, async () => {
+    const p = await valueWithin('the printer reports a reason', 10_000, async () => {
       const printer = (await d.api('GET', `/printers/${faultyPath}`)).body.result.content;
       return printer.statusReasons.length > 0 && printer;
     });
@@ -250,7 +240,7 @@ test('a printer that went away fails the job with a clear error and reads offlin
   const res = await d.api('POST', `/print/${goneePath}`, { body: { content: pdf(), contentType: 'pdf_base64' } });
   assert.equal(res.status, 502);
   assert.match(res.body.result.content.error, /^ipp ipp:\/\/127\.0\.0\.1:\d+\/ipp\/print: connection refused$/);
-  const p = await until('the printer reads offline', 10_000, async () => {
+  const p = await valueWithin('the printer reads offline', 10_000, async () => {
     const printer = (await d.api('GET', `/printers/${goneePath}`)).body.result.content;
     return printer.status === 'offline' && printer;
   });

@@ -6,6 +6,7 @@ import type { DiscoveryEvent } from '../../src/discovery/source';
 import { silentLogger } from '../../src/log';
 import { FakeUsbBus, type FakeDeviceSpec } from '../fixtures/fake-usb';
 import { InterfaceClaims } from '../../src/usb/usb-claim';
+import { until } from '../helpers/until';
 
 const CLONE: FakeDeviceSpec = { vendorId: 0x0fe6, productId: 0x811e, serialNumber: '1234567890', interfaceClass: 0xff };
 
@@ -14,13 +15,7 @@ async function watching(bus: FakeUsbBus): Promise<{ discovery: UsbDiscovery; eve
   const events: DiscoveryEvent[] = [];
   await discovery.start((event) => events.push(event));
   // waits (bounded: 10 s) until `count` hotplug events have arrived
-  const eventsReach = async (count: number) => {
-    const deadline = Date.now() + 10_000;
-    while (events.length < count) {
-      if (Date.now() > deadline) assert.fail(`only ${events.length} of ${count} events within 10 s`);
-      await new Promise((resolve) => setTimeout(resolve, 2));
-    }
-  };
+  const eventsReach = (count: number) => until(`${count} hotplug events (${events.length} so far)`, () => events.length >= count);
   return { discovery, events, eventsReach };
 }
 
