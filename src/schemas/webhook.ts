@@ -37,7 +37,7 @@ export const StoredWebhookSchema = Type.Object(
     types: Type.Union([Type.Array(Type.String()), Type.Null()]),
     printers: Type.Union([Type.Array(Type.String()), Type.Null()]),
     secret: Type.String(),
-    createdAt: Type.String({ format: 'date-time' }),
+    createdAt: Type.String(),
   },
   { additionalProperties: false },
 );

@@ -1,4 +1,5 @@
 // webhooks.json: the registered webhooks, loaded with fallback to the backup, each change written atomically before it is current.
+import { renameSync } from 'node:fs';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { AppError } from '../errors';
 import type { Logger } from '../log';
@@ -14,7 +15,7 @@ export class WebhookList {
 
   constructor(private readonly file: string, private readonly logger: Logger) {
     const loaded = readWithFallback(file, parseStored);
-    if (loaded?.from === 'backup') logger.warn('webhooks.json unreadable, using the previous copy', { file });
+    if (loaded?.from !== 'main') this.setAsideBroken(loaded ? 'using the previous copy' : 'starting without webhooks');
     this.current = loaded?.value.webhooks ?? [];
   }
 
@@ -36,6 +37,16 @@ export class WebhookList {
     });
     this.queue = run.catch(() => undefined);
     return run;
+  }
+
+  /** Moves an unreadable webhooks.json (if any) to `.corrupt`, so the next write cannot make it the backup over a good copy. */
+  private setAsideBroken(outcome: string): void {
+    try {
+      renameSync(this.file, `${this.file}.corrupt`);
+      this.logger.warn(`webhooks.json unreadable, ${outcome}`, { file: this.file, keptAs: `${this.file}.corrupt` });
+    } catch {
+      // missing: a first start
+    }
   }
 
   private async write(webhooks: StoredWebhook[]): Promise<void> {
