@@ -2,7 +2,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { ErrorCode } from '../errors';
 import { ERROR_STATUS } from './error-status';
-import type { Route } from './route';
+import type { Route, RouteCallback } from './route';
 import { API_PREFIX } from './server';
 
 /** The OpenAPI 3.1 document of `routes`; `info.version` is the API description version 2.0.0. */
@@ -38,7 +38,18 @@ function operation(route: Route): Record<string, unknown> {
   };
   if (route.auth === false) op.security = [];
   if (route.body || route.rawBody) op.requestBody = requestBody(route);
+  if (route.callbacks) op.callbacks = Object.fromEntries(route.callbacks.map((cb) => [cb.name, { [cb.url]: { post: callbackOperation(cb) } }]));
   return op;
+}
+
+/** The POST the device makes to a callback URL: its headers, JSON body and the answers it tells apart. */
+function callbackOperation(cb: RouteCallback): Record<string, unknown> {
+  return {
+    summary: cb.summary,
+    parameters: cb.headers.map((h) => ({ name: h.name, in: 'header', required: true, description: h.description, schema: { type: 'string' } })),
+    requestBody: { required: true, content: { 'application/json': { schema: plain(cb.body) } } },
+    responses: Object.fromEntries(Object.entries(cb.responses).map(([status, description]) => [status, { description }])),
+  };
 }
 
 function requestBody(route: Route): Record<string, unknown> {

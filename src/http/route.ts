@@ -30,6 +30,21 @@ export type ApiReply = { status?: number; message: string } & (
   | { contentJson: string; content?: undefined }
 );
 
+/** A request the device makes later, on its own, because of an operation (a webhook delivery), for the docs. */
+export interface RouteCallback {
+  /** The callback's name in openapi.json. */
+  name: string;
+  /** OpenAPI runtime expression of the URL called, e.g. `{$request.body#/url}`. */
+  url: string;
+  summary: string;
+  /** The JSON body the device POSTs. */
+  body: TSchema;
+  /** Headers the device sends. */
+  headers: Array<{ name: string; description: string }>;
+  /** Answers the device tells apart (`2XX`, `default`), with what each means. */
+  responses: Record<string, string>;
+}
+
 /** One API operation. */
 export interface Route {
   method: Method;
@@ -52,6 +67,8 @@ export interface Route {
   response?: TSchema;
   /** Status codes besides 200 the operation can answer, with a description, for the docs. */
   responses?: Record<number, string>;
+  /** Requests the device makes later because of this operation (webhook deliveries), for the docs. */
+  callbacks?: RouteCallback[];
   /** Sends `content` as the whole JSON body, without the envelope (openapi.json). */
   bare?: boolean;
   /** Defaults to true; only openapi.json is public. */
