@@ -1,4 +1,5 @@
 // Composition root of the daemon: builds every object from options, starts them, stops them in reverse order.
+import { randomUUID } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { buildInfo } from './build-info';
 import type { DaemonOptions } from './cli';
@@ -22,6 +23,7 @@ import { printerRoutes } from './http/routes/printers';
 import { settingsRoutes } from './http/routes/settings';
 import { shareRoutes } from './http/routes/shares';
 import { statusRoutes } from './http/routes/status';
+import { webhookRoutes } from './http/routes/webhooks';
 import { HttpServer } from './http/server';
 import { loadUws } from './http/uws';
 import { AppError } from './errors';
@@ -41,6 +43,9 @@ import { createRenderService, renderPoolStarter } from './render/render-service'
 import { Spooler } from './spooler/spooler';
 import { InterfaceClaims } from './usb/usb-claim';
 import type { UsbBackend } from './usb/usb-backend';
+import { httpPost } from './webhooks/http-post';
+import { DEFAULT_OUTBOX_BOUNDS } from './webhooks/outbox';
+import { Webhooks } from './webhooks/webhooks';
 
 /** Where the daemon ended up listening. */
 export interface RunningDaemon {
@@ -76,6 +81,11 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
 
   const warnings: string[] = [];
   const bus = new EventBus(logger);
+  // webhooks subscribe before anything emits (recovered jobs, discovered printers); deliveries are `<bootId>.<event id>`
+  const bootId = randomUUID();
+  const webhooks = await Webhooks.open({
+    dir: join(dataDir, 'webhooks'), bootId, bus, policy: options.webhooks, bounds: DEFAULT_OUTBOX_BOUNDS, post: httpPost, now: Date.now, random: Math.random, logger,
+  });
   const usb = openUsb(hardware, warnings, logger);
   // one set of interface claims per bus: discovery, jobs and status probes of a printer share its claim
   const kindDeps: KindDeps = { timeouts: options.timeouts, mdns: options.mdns, logger, usb: usb ? new InterfaceClaims(usb) : null };
@@ -143,6 +153,7 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
     ...settingsRoutes({ settings, registry }),
     ...shareRoutes(settings),
     ...extensionRoutes(settings),
+    ...webhookRoutes(webhooks),
   ];
   let openApi: Record<string, unknown> | undefined;
   routes.push(openApiRoute(() => (openApi ??= buildOpenApi(routes, build.version))));
@@ -173,6 +184,7 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
       await advertiser?.stop();
       await Promise.all(sources.map((source) => source.stop?.()));
       await spooler.close(5000);
+      await webhooks.close();
       stopResizing();
       await renderer.close();
       stopWatching();

@@ -17,6 +17,7 @@ export const ERROR_STATUS: Record<ErrorCode, HttpError> = {
   JOB_NOT_FOUND: { status: 404, message: 'Job not found' },
   NOT_FOUND: { status: 404, message: 'Not found' },
   SHARE_NOT_FOUND: { status: 404, message: 'Share not found' },
+  WEBHOOK_NOT_FOUND: { status: 404, message: 'Webhook not found' },
   PRINTER_EXISTS: { status: 409, message: 'Printer already exists' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'Payload too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported media type' },
