@@ -10,7 +10,7 @@ export interface DeliveryTarget {
   secret: string;
 }
 
-/** Sends one event to a target; the outcome (error null when delivered) never throws. */
+/** Sends one event to a target; resolves with the outcome (error null when delivered), never rejects. */
 export type Deliver = (target: DeliveryTarget, deliveryId: string, event: WebhookEvent, signal: AbortSignal) => Promise<LastDelivery>;
 
 /** The Deliver of the daemon over `post`, each attempt limited to `timeoutMs` and signed at the time it is sent. */
@@ -23,7 +23,7 @@ export function deliverer(post: HttpPost, timeoutMs: number, now: () => number):
       'x-printproxy-delivery': deliveryId,
       'x-printproxy-signature': signatureHeader(target.secret, body, Math.floor(now() / 1000)),
     };
-    const answer = await post(target.url, headers, body, { timeoutMs, signal });
+    const answer = await post(target.url, headers, body, { timeoutMs, signal }).catch((err: unknown) => ({ status: null, error: (err as Error).message }));
     const delivered = answer.status !== null && answer.status >= 200 && answer.status < 300;
     return {
       time: new Date(now()).toISOString(),

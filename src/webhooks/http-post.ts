@@ -17,28 +17,33 @@ export type HttpPost = (url: string, headers: Record<string, string>, body: stri
  */
 export const httpPost: HttpPost = (url, headers, body, { timeoutMs, signal }) =>
   new Promise((resolve) => {
-    const target = new URL(url);
     let status: number | null = null;
+    let request: http.ClientRequest | null = null;
     let settled = false;
     const finish = (error: string | null) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
-      request.destroy();
+      request?.destroy();
       resolve(status !== null ? { status, error: null } : { status: null, error });
     };
     const onAbort = () => finish('the daemon stopped before an answer');
-    const send = target.protocol === 'https:' ? https.request : http.request;
-    const request = send(target, { method: 'POST', agent: false, headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
-      status = res.statusCode ?? null;
-      res.on('end', () => finish(null));
-      res.on('error', () => finish(null));
-      res.resume();
-    });
-    request.on('error', (err) => finish(err.message || (err as NodeJS.ErrnoException).code || 'connection failed'));
     const timer = setTimeout(() => finish(`no answer within ${timeoutMs} ms`), timeoutMs);
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const target = new URL(url);
+      const send = target.protocol === 'https:' ? https.request : http.request;
+      request = send(target, { method: 'POST', agent: false, headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
+        status = res.statusCode ?? null;
+        res.on('end', () => finish(null));
+        res.on('error', () => finish(null));
+        res.resume();
+      });
+      request.on('error', (err) => finish(err.message || (err as NodeJS.ErrnoException).code || 'connection failed'));
+      request.end(body);
+    } catch (err) {
+      finish((err as Error).message);
+    }
     if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-    request.end(body);
   });
