@@ -75,12 +75,13 @@ export const WebhookSchema = Type.Object({
 /** A webhook view. */
 export type WebhookView = Static<typeof WebhookSchema>;
 
+/** The event types of the bus (events.md table); src/webhooks/event-filter.ts checks at compile time that they match EventType. */
+export const EVENT_TYPE_NAMES = ['job.state', 'job.printed', 'printer.status', 'printer.added', 'printer.updated', 'printer.removed', 'device.settings'] as const;
+
 /** The JSON body of every delivery: one event (events.md "Event object"); `ping` only from `POST /webhooks/{id}/test`. */
 export const WebhookEventSchema = Type.Object({
   id: Type.Integer({ minimum: 0, description: 'Event number since the daemon started (0 for a ping).' }),
-  type: Type.Union(
-    ['job.state', 'job.printed', 'printer.status', 'printer.added', 'printer.updated', 'printer.removed', 'device.settings', 'ping'].map((t) => Type.Literal(t)),
-  ),
+  type: Type.Union([...EVENT_TYPE_NAMES, 'ping'].map((t) => Type.Literal(t))),
   time: Type.String({ format: 'date-time' }),
   data: Type.Unknown({ description: 'Depends on the type (events.md); a ping carries `{ webhookId }`.' }),
 });

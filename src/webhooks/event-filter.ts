@@ -1,16 +1,11 @@
 // Which events a webhook wants: its `types` (names or `*`-suffix globs) and `printers` (paths) filters.
 import type { DeviceEvent, EventType } from '../events/event-bus';
+import { EVENT_TYPE_NAMES } from '../schemas/webhook';
 
-/** Every event type the bus emits; a Record so a type added to EventType without being listed here fails the typecheck. */
-const EVENT_TYPES: Record<EventType, true> = {
-  'job.state': true,
-  'job.printed': true,
-  'printer.status': true,
-  'printer.added': true,
-  'printer.updated': true,
-  'printer.removed': true,
-  'device.settings': true,
-};
+type Listed = (typeof EVENT_TYPE_NAMES)[number];
+/** Compiles only while EVENT_TYPE_NAMES lists exactly the bus's EventType (a type added to one and not the other fails the typecheck). */
+const LISTS_EVERY_TYPE: [Exclude<EventType, Listed>, Exclude<Listed, EventType>] extends [never, never] ? true : never = true;
+void LISTS_EVERY_TYPE;
 
 /** A webhook's filters; null means every type or every printer. */
 export interface EventFilter {
@@ -25,8 +20,7 @@ export function typeMatches(pattern: string, type: string): boolean {
 
 /** The first pattern that matches no event type the bus emits (a typo), or undefined when each matches one. */
 export function patternMatchingNothing(patterns: string[]): string | undefined {
-  const known = Object.keys(EVENT_TYPES);
-  return patterns.find((pattern) => !known.some((type) => typeMatches(pattern, type)));
+  return patterns.find((pattern) => !EVENT_TYPE_NAMES.some((type) => typeMatches(pattern, type)));
 }
 
 /** The printer path an event is about (job.state `printer`, printer.* `path`, job.printed `printerPath`); null when none. */
