@@ -13,6 +13,8 @@ export interface DaemonOptions {
   mdns: boolean;
   apiKey?: string;
   nativeDir?: string;
+  /** Folder under which share mount points must be real mounts for local files to be read through them (default /mnt/shares). */
+  shareRoot: string;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** Byte-stream transport limits (env PRINTPROXY_TCP_CONNECT_TIMEOUT_MS, _IDLE_TIMEOUT_MS, _QUERY_TIMEOUT_MS). */
   timeouts: { connectMs: number; idleMs: number; queryMs: number };
@@ -26,15 +28,19 @@ export type Command = { kind: 'serve'; options: DaemonOptions } | { kind: 'rende
 /** Where settings, spool and certificate live when neither --data-dir nor PRINTPROXY_DATA_DIR says. */
 export const DEFAULT_DATA_DIR = './data';
 
+/** Where the device image mounts network shares; only mounts below it are share roots. */
+export const DEFAULT_SHARE_ROOT = '/mnt/shares';
+
 /** Thrown for a bad command line; the message is shown with the usage. */
 export class UsageError extends Error {}
 
 /** Usage text printed by `--help` and on a bad flag. */
 export const USAGE = `usage: printproxyd [serve] [--data-dir DIR] [--port N] [--https-port N|--no-https] [--host ADDR]
-                  [--tls-cert FILE --tls-key FILE] [--no-mdns] [--native-dir DIR] [--log-level LEVEL]
+                  [--tls-cert FILE --tls-key FILE] [--no-mdns] [--native-dir DIR] [--share-root DIR]
+                  [--log-level LEVEL]
        printproxyd render INPUT.pdf [--size 4x6] [--dpi 203] [-o OUT.zpl]
        printproxyd usb-list
-env: PRINTPROXY_DATA_DIR, PRINTPROXY_API_KEY, PRINTPROXY_MDNS=0, PRINTPROXY_NATIVE_DIR, PRINTPROXY_LOG_LEVEL,
+env: PRINTPROXY_DATA_DIR, PRINTPROXY_API_KEY, PRINTPROXY_MDNS=0, PRINTPROXY_NATIVE_DIR, PRINTPROXY_SHARE_ROOT, PRINTPROXY_LOG_LEVEL,
      PRINTPROXY_TCP_CONNECT_TIMEOUT_MS (5000), PRINTPROXY_TCP_IDLE_TIMEOUT_MS (15000), PRINTPROXY_TCP_QUERY_TIMEOUT_MS (1500),
      PRINTPROXY_WEBHOOK_RETRY_BASE_MS (1000), PRINTPROXY_WEBHOOK_RETRY_CAP_MS (3600000),
      PRINTPROXY_WEBHOOK_RETRY_HORIZON_MS (86400000), PRINTPROXY_WEBHOOK_TIMEOUT_MS (10000)`;
@@ -57,6 +63,7 @@ function parseDaemonFlags(args: string[], env: NodeJS.ProcessEnv): DaemonOptions
     mdns: env.PRINTPROXY_MDNS !== '0',
     apiKey: env.PRINTPROXY_API_KEY || undefined,
     nativeDir: env.PRINTPROXY_NATIVE_DIR || undefined,
+    shareRoot: env.PRINTPROXY_SHARE_ROOT || DEFAULT_SHARE_ROOT,
     logLevel: logLevel(env.PRINTPROXY_LOG_LEVEL || 'info'),
     timeouts: {
       connectMs: envMs(env, 'PRINTPROXY_TCP_CONNECT_TIMEOUT_MS', 5000),
@@ -87,6 +94,7 @@ function parseDaemonFlags(args: string[], env: NodeJS.ProcessEnv): DaemonOptions
       case '--tls-key': options.tlsKey = value(); break;
       case '--no-mdns': options.mdns = false; break;
       case '--native-dir': options.nativeDir = value(); break;
+      case '--share-root': options.shareRoot = value(); break;
       case '--log-level': options.logLevel = logLevel(value()); break;
       default: throw new UsageError(`unknown flag ${flag}`);
     }

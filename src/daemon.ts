@@ -39,6 +39,7 @@ import { SettingsStore } from './settings/settings-store';
 import { DiskSpool } from './spooler/disk-spool';
 import { JobStore } from './spooler/job-store';
 import { documentLoader } from './spooler/load-document';
+import { allowedRoots } from './spooler/share-roots';
 import { createRenderService, renderPoolStarter } from './render/render-service';
 import { Spooler } from './spooler/spooler';
 import { InterfaceClaims } from './usb/usb-claim';
@@ -120,7 +121,7 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
   status = new StatusCache({ probe: (path) => runtimes.of(path).status(), budgetMs: 1000, ttlMs: 2000, onChange: statusEvent(bus) });
   const stopWatching = watchDevice({ registry, status, settings, bus });
   const store = new JobStore({ retentionMs: HOUR_MS, maxRecords: 10_000 });
-  const roots = () => [join(dataDir, 'files'), ...settings.value.shares.map((s) => s.sharePath)];
+  const roots = () => allowedRoots({ dataDir, shareRoot: options.shareRoot, sharePaths: settings.value.shares.map((s) => s.sharePath) });
   const spooler = new Spooler({
     store,
     spool: new DiskSpool(join(dataDir, 'spool')),

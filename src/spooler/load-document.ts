@@ -1,9 +1,8 @@
 // Loads a job's bytes at delivery time: inline data, a URL fetch within limits, or an allowed local file.
-import { readFile } from 'node:fs/promises';
 import { DeviceError } from '../errors';
 import type { DocumentSpec } from './document';
 import { fetchDocument, type FetchLimits } from './fetch-document';
-import { allowedLocalPath } from './local-files';
+import { allowedLocalPath, readLocalFile } from './local-files';
 import type { AllowedRoots } from './submission';
 
 /** Builds the loader the spooler uses; limits and allowed roots are read live. */
@@ -16,15 +15,16 @@ export function documentLoader(limits: () => FetchLimits, roots: AllowedRoots) {
       case 'url':
         return fetchDocument(spec.source.url, limits(), signal);
       case 'file':
-        return readLocal(spec.source.path, roots);
+        return readLocal(spec.source.path, roots, limits().maxBytes);
     }
   };
 }
 
-async function readLocal(path: string, roots: AllowedRoots): Promise<Buffer> {
+async function readLocal(path: string, roots: AllowedRoots, maxBytes: number): Promise<Buffer> {
   try {
-    return await readFile(allowedLocalPath(path, roots()));
+    return await readLocalFile(allowedLocalPath(path, roots()), maxBytes);
   } catch (err) {
+    if (err instanceof DeviceError) throw err;
     throw new DeviceError('IO', `reading ${path} failed: ${(err as Error).message}`);
   }
 }
