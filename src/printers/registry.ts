@@ -8,6 +8,7 @@ import type { ManualPrinter } from '../schemas/settings';
 import { applyChange } from '../settings/apply-change';
 import type { SettingsStore } from '../settings/settings-store';
 import { pathFromUri, printerId } from '../kinds/printer-path';
+import { hostProblem } from '../schemas/host';
 
 /** Collaborators of the registry. */
 export interface RegistryDeps {
@@ -94,6 +95,8 @@ export class PrinterRegistry {
 
   /** Adds a manual printer (content probed when absent); throws PRINTER_EXISTS for a known path. */
   async add(body: CreatePrinterBody): Promise<PrinterRecord> {
+    const problem = hostProblem(body.connection.host);
+    if (problem) throw new AppError('INVALID_REQUEST', `connection.host ${problem}`);
     const connection = { ...body.connection, port: body.connection.port ?? defaultPort(body.connection.protocol) };
     const path = this.deps.pathOf(connection);
     if (this.deps.settings.value.printers.some((p) => p.path === path)) {

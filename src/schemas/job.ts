@@ -20,7 +20,7 @@ export const JobSummarySchema = Type.Object({
   error: Type.Union([Type.String(), Type.Null()]),
   errorCode: Type.Union([Type.String(), Type.Null()], { description: 'Stable code of the failure (for example CONNECT_REFUSED, NOT_READY, CANCELED, RENDER_FAILED); null unless failed.' }),
   createdAt: Type.String({ format: 'date-time' }),
-  completedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  completedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When the job ended: for `completed`, when the printer\'s connection had accepted every byte (not when paper came out); null while unfinished.' }),
 });
 /** A job summary. */
 export type JobSummary = Static<typeof JobSummarySchema>;

@@ -1,5 +1,6 @@
 // Printer schemas (seed 2.2 plus decisions.md): the one source of types, validation and openapi.json.
 import { Type, type Static } from '@sinclair/typebox';
+import { HostSchema } from './host';
 
 /** How the device reaches a printer. */
 export const ConnectionSchema = Type.Object(
@@ -104,7 +105,7 @@ export const CreatePrinterBodySchema = Type.Object(
     connection: Type.Object(
       {
         type: Type.Union([Type.Literal('network'), Type.Literal('usb')]),
-        host: Type.String({ minLength: 1, maxLength: 253 }),
+        host: HostSchema,
         port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
         protocol: Type.Union([Type.Literal('tcp'), Type.Literal('ipp'), Type.Literal('ipps'), Type.Literal('http'), Type.Literal('https')]),
         resourcePath: Type.Optional(Type.String({ maxLength: 1024 })),

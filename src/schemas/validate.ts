@@ -73,7 +73,7 @@ function describeNumber(schema: TSchema): string {
 }
 
 function describeString(schema: TSchema): string {
-  if (schema.pattern !== undefined) return 'a string in the expected format';
+  if (schema.pattern !== undefined) return typeof schema.description === 'string' ? schema.description : 'a string in the expected format';
   const parts: string[] = [];
   if (schema.minLength !== undefined && schema.minLength > 0) parts.push(`at least ${schema.minLength} characters`);
   if (schema.maxLength !== undefined) parts.push(`at most ${schema.maxLength} characters`);

@@ -122,12 +122,26 @@ describe('printers', () => {
       [{ connection: { type: 'network', host: 'h', protocol: 'lpd' } }, 'connection.protocol must be one of tcp, ipp, ipps, http, https'],
       [{ connection: { type: 'network', host: 'h', protocol: 'tcp' }, tags: ['ok', 'no spaces'] }, 'tags[1] must be a string in the expected format'],
       [{ connection: { type: 'network', host: 'h', protocol: 'tcp' }, colour: 'red' }, 'colour is not an allowed field'],
+      ...['-', '...', '\uFFFD\uFFFD', 'a\u0000b', 'two words', 'a/b', '-lead.example', 'x_y.local'].map((host): [unknown, string] => [{ connection: { type: 'network', host, protocol: 'tcp' } }, 'connection.host must be a hostname or an IP address']),
+      [{ connection: { type: 'network', host: ':::::', protocol: 'tcp' } }, 'connection.host is not a valid IPv6 address'],
+      [{ connection: { type: 'network', host: '300.1.1.1', protocol: 'tcp' } }, 'connection.host is not a valid IPv4 address'],
     ];
     for (const [body, message] of cases) {
       const res = await d.api('POST', '/printers', { body });
       assertEnvelope(res, 400, '/printers', 'Invalid request');
       assert.equal(res.body.result.content.message, message);
     }
+  });
+
+  test('hostnames, IPv4 and IPv6 literals (bracketed or not) are taken, each at a path of its own', async () => {
+    const paths = new Set<string>();
+    for (const host of ['printer-7.example.com', 'Zebra.local.', '10.20.30.40', 'fe80::1', '[2001:db8::7]', '::ffff:10.0.0.1']) {
+      const res = await d.api('POST', '/printers', { body: { connection: { type: 'network', host, protocol: 'tcp', port: 9 }, content: 'raw' } });
+      assert.equal(res.status, 201, `${host}: ${JSON.stringify(res.body)}`);
+      paths.add(res.body.result.content.path);
+      assert.equal((await d.api('DELETE', `/printers/${res.body.result.content.path}`)).status, 200);
+    }
+    assert.equal(paths.size, 6);
   });
 
   test('malformed JSON, wrong media type, unknown route', async () => {
@@ -254,6 +268,12 @@ describe('openapi.json', () => {
   test('shows the additive errorCode, the image content types and paperWidth', async () => {
     const text = JSON.stringify((await d.api('GET', '/openapi.json', { key: null })).body);
     for (const word of ['"errorCode"', '"image_base64"', '"image_url"', '"paperWidth"']) assert.ok(text.includes(word), `${word} is in openapi.json`);
+  });
+
+  test('says that completed means the printer\'s connection accepted every byte, not that paper came out', async () => {
+    const text = JSON.stringify((await d.api('GET', '/openapi.json', { key: null })).body);
+    assert.match(text, /`completed` means every byte was accepted by the printer's connection/);
+    assert.match(text, /when the printer's connection had accepted every byte \(not when paper came out\)/);
   });
 });
 
