@@ -1,0 +1,256 @@
+// Soak: mixed traffic for N minutes (default 10) against the daemon as a child process and 5 emulated ZPL printers:
+// wait true/false, idempotency keys, tag fan-out, PDFs, cancels, printers going paper-out and back. RSS of the daemon
+// is sampled every 5 s. Prints jobs, lost jobs, duplicate labels, 5xx and RSS growth from minute 2 to the last minute.
+// Run: scripts/in-netns.sh node --import tsx bench/soak.ts [minutes]
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import { startDaemon, type DaemonHandle } from '../test/helpers/daemon-process';
+import { ZplPrinterEmulator } from '../test/fixtures/zebra-tcp-printer';
+import { shippingLabelPdf } from '../test/fixtures/pdf/barcode-pdf';
+
+const minutes = Number(process.argv[2] ?? 10);
+const DURATION_MS = minutes * 60_000;
+const PRINTERS = 5;
+const CLIENTS = 4;
+/** Pause between one client's operations: about 8 operations a second in all, so job records (kept 1 hour) stay few. */
+const PACE_MS = 500;
+const RSS_EVERY_MS = 5000;
+const DRAIN_LIMIT_MS = 180_000;
+const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
+
+interface Answer {
+  status: number;
+  body: any;
+}
+
+/** What was asked and what must arrive: label id → printers that must get it once (`mayLack`: a cancel may stop it). */
+interface Expected {
+  printers: number[];
+  mayLack: boolean;
+  jobIds: string[];
+}
+
+const counts = { requests: 0, byStatus: new Map<number, number>(), jobs: 0, pdfJobs: 0, cancels: 0, cancelledPrinted: 0, idempotentRepeats: 0 };
+const expected = new Map<string, Expected>();
+const pendingJobs = new Set<string>();
+const pdfJobIds: string[] = [];
+let nextLabel = 1;
+
+function call(d: DaemonHandle, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+  const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: '127.0.0.1', port: d.port, method, path: `/api/v1${path}`, agent, headers: { 'X-API-Key': d.apiKey, ...(payload ? { 'Content-Type': 'application/json', 'Content-Length': payload.length } : {}), ...headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const status = res.statusCode ?? 0;
+          counts.requests += 1;
+          counts.byStatus.set(status, (counts.byStatus.get(status) ?? 0) + 1);
+          const text = Buffer.concat(chunks).toString();
+          resolve({ status, body: text ? JSON.parse(text) : null });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+function label(id: string): string {
+  return `^XA^FO30,30^A0N,40,40^FDsoak-${id}^FS^FO30,90^BCN,80,Y,N,N^FD${id}^FS^XZ`;
+}
+
+function pick<T>(items: readonly T[]): T {
+  return items[Math.floor(Math.random() * items.length)];
+}
+
+/** Records an accepted job; its label must reach `printers` once each, unless `mayLack`. */
+function accepted(id: string, printers: number[], jobIds: string[], mayLack = false): void {
+  expected.set(id, { printers, mayLack, jobIds });
+  counts.jobs += jobIds.length;
+}
+
+async function zplJob(d: DaemonHandle, paths: string[], wait: boolean): Promise<void> {
+  const index = Math.floor(Math.random() * paths.length);
+  const id = String(nextLabel++);
+  const res = await call(d, 'POST', `/print/${paths[index]}`, { content: label(id), contentType: 'zpl', wait });
+  if (res.status === 200 || res.status === 201) {
+    accepted(id, [index], [res.body.result.content.jobId]);
+    if (!wait) pendingJobs.add(res.body.result.content.jobId);
+  }
+}
+
+async function idempotentJob(d: DaemonHandle, paths: string[]): Promise<void> {
+  const index = Math.floor(Math.random() * paths.length);
+  const id = String(nextLabel++);
+  const body = { content: label(id), contentType: 'zpl', wait: false, idempotencyKey: `soak-key-${id}` };
+  const first = await call(d, 'POST', `/print/${paths[index]}`, body);
+  const again = await call(d, 'POST', `/print/${paths[index]}`, body);
+  counts.idempotentRepeats += 1;
+  if (first.status === 201) {
+    accepted(id, [index], [first.body.result.content.jobId]);
+    pendingJobs.add(first.body.result.content.jobId);
+    if (again.body?.result?.content?.jobId !== first.body.result.content.jobId) console.error(`idempotency key soak-key-${id} gave a second job`);
+  }
+}
+
+async function fanOut(d: DaemonHandle): Promise<void> {
+  const id = String(nextLabel++);
+  const res = await call(d, 'POST', '/print/tag_pair', { content: label(id), contentType: 'zpl', wait: false });
+  if (res.status === 200 || res.status === 201) {
+    const jobs = [res.body.result.content].flat() as Array<{ jobId: string }>;
+    accepted(id, [0, 1], jobs.map((j) => j.jobId));
+    for (const j of jobs) pendingJobs.add(j.jobId);
+  }
+}
+
+async function pdfJob(d: DaemonHandle, paths: string[], pdf: string): Promise<void> {
+  const res = await call(d, 'POST', `/print/${pick(paths)}`, { content: pdf, contentType: 'pdf_base64', wait: false });
+  if (res.status === 201) {
+    counts.pdfJobs += 1;
+    pdfJobIds.push(res.body.result.content.jobId);
+    pendingJobs.add(res.body.result.content.jobId);
+  }
+}
+
+async function cancelledJob(d: DaemonHandle, paths: string[]): Promise<void> {
+  const index = Math.floor(Math.random() * paths.length);
+  const id = String(nextLabel++);
+  const res = await call(d, 'POST', `/print/${paths[index]}`, { content: label(id), contentType: 'zpl', wait: false });
+  if (res.status !== 201) return;
+  const jobId = res.body.result.content.jobId;
+  await call(d, 'DELETE', `/jobs/${jobId}`);
+  counts.cancels += 1;
+  accepted(id, [index], [jobId], true);
+  pendingJobs.add(jobId);
+}
+
+async function client(d: DaemonHandle, paths: string[], pdf: string, until: number): Promise<void> {
+  while (Date.now() < until) {
+    const roll = Math.random();
+    if (roll < 0.35) await zplJob(d, paths, true);
+    else if (roll < 0.6) await zplJob(d, paths, false);
+    else if (roll < 0.7) await idempotentJob(d, paths);
+    else if (roll < 0.8) await fanOut(d);
+    else if (roll < 0.9) await pdfJob(d, paths, pdf);
+    else await cancelledJob(d, paths);
+    await new Promise((resolve) => setTimeout(resolve, PACE_MS));
+  }
+}
+
+/** Every 20 s one printer runs out of paper for 5 to 10 s. */
+async function weather(emulators: ZplPrinterEmulator[], until: number): Promise<void> {
+  while (Date.now() < until - 15_000) {
+    await new Promise((resolve) => setTimeout(resolve, 20_000));
+    const e = pick(emulators);
+    e.state.paperOut = true;
+    await new Promise((resolve) => setTimeout(resolve, 5000 + Math.random() * 5000));
+    e.state.paperOut = false;
+  }
+}
+
+function rssMiB(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+/** Waits until every wait:false job is completed or failed (polling the API), or the drain limit passes. */
+async function drain(d: DaemonHandle, finals: Map<string, any>): Promise<void> {
+  const deadline = Date.now() + DRAIN_LIMIT_MS;
+  while (pendingJobs.size > 0 && Date.now() < deadline) {
+    for (const jobId of [...pendingJobs]) {
+      const job = (await call(d, 'GET', `/jobs/${jobId}`)).body?.result?.content;
+      if (job && (job.state === 'completed' || job.state === 'failed')) {
+        finals.set(jobId, job);
+        pendingJobs.delete(jobId);
+      }
+    }
+    if (pendingJobs.size > 0) await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+function received(emulators: ZplPrinterEmulator[]): Array<Map<string, number>> {
+  return emulators.map((e) => {
+    const seen = new Map<string, number>();
+    for (const job of e.jobs()) for (const m of job.toString('latin1').matchAll(/\^FDsoak-(\d+)\^FS/g)) seen.set(m[1], (seen.get(m[1]) ?? 0) + 1);
+    return seen;
+  });
+}
+
+function mean(values: number[]): number {
+  return values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
+}
+
+async function main(): Promise<void> {
+  const emulators = Array.from({ length: PRINTERS }, () => new ZplPrinterEmulator());
+  const ports = await Promise.all(emulators.map((e) => e.start()));
+  const d = await startDaemon({ env: { PRINTPROXY_TCP_QUERY_TIMEOUT_MS: '500' } });
+  const paths: string[] = [];
+  for (const [i, port] of ports.entries()) {
+    const res = await call(d, 'POST', '/printers', { connection: { type: 'network', host: '127.0.0.1', port, protocol: 'tcp' }, content: 'zpl', tags: i < 2 ? ['pair'] : [] });
+    paths.push(res.body.result.content.path);
+  }
+  const pdf = Buffer.from(await shippingLabelPdf()).toString('base64');
+  const started = Date.now();
+  const until = started + DURATION_MS;
+  const samples: Array<{ at: number; mib: number }> = [];
+  const sampler = setInterval(() => samples.push({ at: Date.now() - started, mib: rssMiB(d.proc.pid!) }), RSS_EVERY_MS);
+  await Promise.all([...Array.from({ length: CLIENTS }, () => client(d, paths, pdf, until)), weather(emulators, until)]);
+  clearInterval(sampler);
+  for (const e of emulators) e.state.paperOut = false;
+  const finals = new Map<string, any>();
+  await drain(d, finals);
+
+  const got = received(emulators);
+  let lost = 0;
+  let duplicates = 0;
+  let failedAfterAcceptance = 0;
+  const failures = new Map<string, number>();
+  for (const [id, want] of expected) {
+    const cancelled = want.mayLack;
+    for (const printer of want.printers) {
+      const n = got[printer].get(id) ?? 0;
+      if (n > 1) duplicates += n - 1;
+      if (cancelled && n > 0) counts.cancelledPrinted += 1;
+      if (n === 0 && !cancelled) {
+        const job = want.jobIds.map((j) => finals.get(j)).find((f) => f?.state === 'failed');
+        if (job) {
+          failedAfterAcceptance += 1;
+          failures.set(job.error, (failures.get(job.error) ?? 0) + 1);
+        } else lost += 1;
+      }
+    }
+  }
+  const pdfCompleted = pdfJobIds.filter((j) => finals.get(j)?.state === 'completed').length;
+  const fiveXx = [...counts.byStatus].filter(([s]) => s >= 500 && s !== 503).reduce((n, [, c]) => n + c, 0);
+  const windowMs = Math.min(60_000, DURATION_MS / 5);
+  const early = samples.filter((s) => s.at >= 2 * windowMs && s.at < 3 * windowMs).map((s) => s.mib);
+  const late = samples.filter((s) => s.at >= DURATION_MS - windowMs).map((s) => s.mib);
+  await d.stop();
+  await Promise.all(emulators.map((e) => e.stop()));
+
+  console.log(`soak: ${minutes} min, ${PRINTERS} emulated ZPL printers, ${CLIENTS} clients pacing ${PACE_MS} ms, a printer paper-out for 5-10 s every 20 s`);
+  console.log('| measure | value |');
+  console.log('|---|---|');
+  console.log(`| requests | ${counts.requests} (${[...counts.byStatus].sort(([a], [b]) => a - b).map(([s, c]) => `${s}: ${c}`).join(', ')}) |`);
+  console.log(`| jobs accepted (ZPL with a label id) | ${counts.jobs}, of them ${counts.cancels} cancelled at once, ${counts.idempotentRepeats} sent twice with one Idempotency-Key |`);
+  console.log(`| PDF jobs accepted / completed | ${counts.pdfJobs} / ${pdfCompleted} |`);
+  console.log(`| lost labels (accepted, not cancelled, never printed, not failed) | ${lost} |`);
+  console.log(`| accepted then failed | ${failedAfterAcceptance}${failures.size ? ` (${[...failures].map(([e, c]) => `${c}× ${e}`).join('; ')})` : ''} |`);
+  console.log(`| duplicate labels | ${duplicates} |`);
+  console.log(`| cancelled jobs that had printed anyway | ${counts.cancelledPrinted} |`);
+  console.log(`| jobs still unfinished after the drain | ${pendingJobs.size} |`);
+  console.log(`| 5xx other than 503 | ${fiveXx} |`);
+  console.log(`| 503 (printer not ready for a wait:true job; documented) | ${counts.byStatus.get(503) ?? 0} |`);
+  console.log(`| RSS minute ${(2 * windowMs) / 60_000}-${(3 * windowMs) / 60_000} (mean) | ${mean(early).toFixed(1)} MiB |`);
+  console.log(`| RSS last ${windowMs / 60_000} min (mean) | ${mean(late).toFixed(1)} MiB |`);
+  console.log(`| RSS growth | ${(mean(late) - mean(early)).toFixed(2)} MiB |`);
+  console.log(`RSS every ${RSS_EVERY_MS / 1000} s (MiB): ${samples.map((s) => s.mib.toFixed(0)).join(' ')}`);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
