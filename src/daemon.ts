@@ -10,6 +10,8 @@ import { ensureTlsPair } from './device/tls-cert';
 import { MdnsAdvertiser } from './discovery/mdns-advertiser';
 import type { DiscoverySource } from './discovery/source';
 import { EventBus } from './events/event-bus';
+import { EventRing } from './events/event-ring';
+import { EVENTS_SOCKET_DOC, eventsSocket } from './http/routes/events';
 import { createFilters, type Render } from './filters/filters';
 import { ApiAuth } from './http/auth';
 import { buildOpenApi } from './http/openapi';
@@ -84,6 +86,7 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
   const bus = new EventBus(logger);
   // webhooks subscribe before anything emits (recovered jobs, discovered printers); deliveries are `<bootId>.<event id>`
   const bootId = randomUUID();
+  const ring = new EventRing(bus);
   const webhooks = await Webhooks.open({
     dir: join(dataDir, 'webhooks'), bootId, bus, policy: options.webhooks, bounds: DEFAULT_OUTBOX_BOUNDS, post: httpPost, now: Date.now, random: Math.random, logger,
   });
@@ -157,7 +160,7 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
     ...webhookRoutes(webhooks),
   ];
   let openApi: Record<string, unknown> | undefined;
-  routes.push(openApiRoute(() => (openApi ??= buildOpenApi(routes, build.version))));
+  routes.push(openApiRoute(() => (openApi ??= buildOpenApi(routes, build.version, [EVENTS_SOCKET_DOC]))));
 
   const server = new HttpServer({
     uws: loadUws({ nativeDir: options.nativeDir, mainScript: process.argv[1] }),
@@ -165,6 +168,7 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
     auth: new ApiAuth(() => settings.value.apiKey, new FailureLimiter({ maxFailures: 20, windowMs: 60_000 })),
     policy: { maxBodyBytes: () => settings.value.maxBodyBytes, allowedOrigins: () => settings.value.allowedOrigins },
     logger,
+    sockets: [eventsSocket(ring, bootId)],
   });
   const httpPort = await server.listen(options.host, options.port);
   announce(`listening on http://${options.host}:${httpPort}`);

@@ -5,8 +5,17 @@ import { ERROR_STATUS } from './error-status';
 import type { Route, RouteCallback } from './route';
 import { API_PREFIX } from './server';
 
-/** The OpenAPI 3.1 document of `routes`; `info.version` is the API description version 2.0.0. */
-export function buildOpenApi(routes: Route[], appVersion: string): Record<string, unknown> {
+/** A WebSocket the document describes beside the operations (OpenAPI has no WebSocket object: an `x-websockets` extension). */
+export interface WebSocketDoc {
+  path: string;
+  summary: string;
+  description: string;
+  /** Schema of the messages the device sends (besides its control messages). */
+  message: TSchema;
+}
+
+/** The OpenAPI 3.1 document of `routes` (and `sockets` as `x-websockets`); `info.version` is the API description version 2.0.0. */
+export function buildOpenApi(routes: Route[], appVersion: string, sockets: WebSocketDoc[] = []): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     paths[route.path] ??= {};
@@ -22,6 +31,7 @@ export function buildOpenApi(routes: Route[], appVersion: string): Record<string
       schemas: { Envelope: envelopeSchema({}), ErrorEnvelope: envelopeSchema({ type: 'object', properties: { message: { type: 'string' } } }) },
     },
     paths,
+    ...(sockets.length > 0 ? { 'x-websockets': Object.fromEntries(sockets.map((w) => [w.path, { summary: w.summary, description: w.description, message: plain(w.message) }])) } : {}),
   };
 }
 

@@ -9,7 +9,7 @@ import { MAX_WEBHOOKS, SECRET_MASK, type PingResult, type StoredWebhook, type We
 import { isTemporary, removeLeftovers } from '../settings/atomic-file';
 import { deliverer } from './deliver';
 import { DeliveryWorker } from './delivery-worker';
-import { patternMatchingNothing, wants } from './event-filter';
+import { patternMatchingNothing, wants } from '../events/event-filter';
 import type { HttpPost } from './http-post';
 import { Outbox, type OutboxBounds } from './outbox';
 import type { WebhookPolicy } from './retry-policy';

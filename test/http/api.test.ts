@@ -270,6 +270,14 @@ describe('openapi.json', () => {
     for (const word of ['"errorCode"', '"image_base64"', '"image_url"', '"paperWidth"']) assert.ok(text.includes(word), `${word} is in openapi.json`);
   });
 
+  test('describes the events WebSocket (x-websockets) with the event object', async () => {
+    const doc = (await d.api('GET', '/openapi.json', { key: null })).body;
+    const events = doc['x-websockets']?.['/events'];
+    assert.ok(events, 'x-websockets./events');
+    assert.match(events.description, /"type":"hello"/);
+    assert.deepEqual(events.message.properties.type.anyOf.map((t: { const: string }) => t.const).sort(), ['device.settings', 'job.printed', 'job.state', 'printer.added', 'printer.removed', 'printer.status', 'printer.updated']);
+  });
+
   test('says that completed means the printer\'s connection accepted every byte, not that paper came out', async () => {
     const text = JSON.stringify((await d.api('GET', '/openapi.json', { key: null })).body);
     assert.match(text, /`completed` means every byte was accepted by the printer's connection/);

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DeviceEvent, EventType } from '../../src/events/event-bus';
-import { patternMatchingNothing, printerOf, typeMatches, wants } from '../../src/webhooks/event-filter';
+import { patternMatchingNothing, printerOf, typeMatches, wants } from '../../src/events/event-filter';
 
 const ev = (type: EventType, data: unknown): DeviceEvent => ({ id: 1, type, time: '', data });
 

@@ -1,5 +1,5 @@
-// Which events a webhook wants: its `types` (names or `*`-suffix globs) and `printers` (paths) filters.
-import type { DeviceEvent, EventType } from '../events/event-bus';
+// Which events a subscriber (a webhook, a WebSocket client) wants: `types` (names or `*`-suffix globs) and `printers` (paths).
+import type { DeviceEvent, EventType } from './event-bus';
 import { EVENT_TYPE_NAMES } from '../schemas/webhook';
 
 type Listed = (typeof EVENT_TYPE_NAMES)[number];
