@@ -1,8 +1,8 @@
 // Soak: mixed traffic for N minutes (default 10) against the daemon as a child process and 5 emulated ZPL printers:
 // wait true/false, idempotency keys, tag fan-out, PDFs, cancels, printers going paper-out and back. RSS of the daemon
 // is sampled every 5 s. Prints jobs, lost jobs, duplicate labels, 5xx and RSS growth from minute 2 to the last minute.
-// Run: scripts/in-netns.sh node --import tsx bench/soak.ts [minutes]
-import { readFileSync } from 'node:fs';
+// Run (after `npm run build`, so the daemon runs as shipped, from the bundle): scripts/in-netns.sh node --import tsx bench/soak.ts [minutes]
+import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { startDaemon, type DaemonHandle } from '../test/helpers/daemon-process';
 import { ZplPrinterEmulator } from '../test/fixtures/zebra-tcp-printer';
@@ -12,8 +12,8 @@ const minutes = Number(process.argv[2] ?? 10);
 const DURATION_MS = minutes * 60_000;
 const PRINTERS = 5;
 const CLIENTS = 4;
-/** Pause between one client's operations: about 8 operations a second in all, so job records (kept 1 hour) stay few. */
-const PACE_MS = 500;
+/** Pause between one client's operations: about 4 operations (5 jobs) a second in all, 14,000 labels an hour. */
+const PACE_MS = 1000;
 const RSS_EVERY_MS = 5000;
 const DRAIN_LIMIT_MS = 180_000;
 const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
@@ -186,13 +186,16 @@ function mean(values: number[]): number {
 async function main(): Promise<void> {
   const emulators = Array.from({ length: PRINTERS }, () => new ZplPrinterEmulator());
   const ports = await Promise.all(emulators.map((e) => e.start()));
-  const d = await startDaemon({ env: { PRINTPROXY_TCP_QUERY_TIMEOUT_MS: '500' } });
+  const bundle = existsSync('dist/printproxyd.cjs');
+  const d = await startDaemon({ env: { PRINTPROXY_TCP_QUERY_TIMEOUT_MS: '500' }, ...(bundle ? { entry: 'dist/printproxyd.cjs' } : {}) });
   const paths: string[] = [];
   for (const [i, port] of ports.entries()) {
     const res = await call(d, 'POST', '/printers', { connection: { type: 'network', host: '127.0.0.1', port, protocol: 'tcp' }, content: 'zpl', tags: i < 2 ? ['pair'] : [] });
     paths.push(res.body.result.content.path);
   }
   const pdf = Buffer.from(await shippingLabelPdf()).toString('base64');
+  // warm-up before the clock starts: enough PDFs at once to start every render worker, so minute 2 sees the full pool
+  await Promise.all(Array.from({ length: 8 }, () => pdfJob(d, paths, pdf)));
   const started = Date.now();
   const until = started + DURATION_MS;
   const samples: Array<{ at: number; mib: number }> = [];
@@ -231,7 +234,7 @@ async function main(): Promise<void> {
   await d.stop();
   await Promise.all(emulators.map((e) => e.stop()));
 
-  console.log(`soak: ${minutes} min, ${PRINTERS} emulated ZPL printers, ${CLIENTS} clients pacing ${PACE_MS} ms, a printer paper-out for 5-10 s every 20 s`);
+  console.log(`soak: ${minutes} min, daemon from ${bundle ? 'the bundle dist/printproxyd.cjs' : 'src/ with tsx (run npm run build for the bundle)'}, ${PRINTERS} emulated ZPL printers, ${CLIENTS} clients pacing ${PACE_MS} ms, a printer paper-out for 5-10 s every 20 s`);
   console.log('| measure | value |');
   console.log('|---|---|');
   console.log(`| requests | ${counts.requests} (${[...counts.byStatus].sort(([a], [b]) => a - b).map(([s, c]) => `${s}: ${c}`).join(', ')}) |`);
