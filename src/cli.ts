@@ -18,6 +18,8 @@ export interface DaemonOptions {
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** Byte-stream transport limits (env PRINTPROXY_TCP_CONNECT_TIMEOUT_MS, _IDLE_TIMEOUT_MS, _QUERY_TIMEOUT_MS). */
   timeouts: { connectMs: number; idleMs: number; queryMs: number };
+  /** Shortest time between two background status probes of one printer (env PRINTPROXY_MONITOR_INTERVAL_MS; events.md: 5 s). */
+  monitorIntervalMs: number;
   /** Webhook delivery limits (env PRINTPROXY_WEBHOOK_RETRY_BASE_MS, _RETRY_CAP_MS, _RETRY_HORIZON_MS, _TIMEOUT_MS; events.md defaults). */
   webhooks: { retryBaseMs: number; retryCapMs: number; retryHorizonMs: number; timeoutMs: number };
 }
@@ -43,7 +45,8 @@ export const USAGE = `usage: printproxyd [serve] [--data-dir DIR] [--port N] [--
 env: PRINTPROXY_DATA_DIR, PRINTPROXY_API_KEY, PRINTPROXY_MDNS=0, PRINTPROXY_NATIVE_DIR, PRINTPROXY_SHARE_ROOT, PRINTPROXY_LOG_LEVEL,
      PRINTPROXY_TCP_CONNECT_TIMEOUT_MS (5000), PRINTPROXY_TCP_IDLE_TIMEOUT_MS (15000), PRINTPROXY_TCP_QUERY_TIMEOUT_MS (1500),
      PRINTPROXY_WEBHOOK_RETRY_BASE_MS (1000), PRINTPROXY_WEBHOOK_RETRY_CAP_MS (3600000),
-     PRINTPROXY_WEBHOOK_RETRY_HORIZON_MS (86400000), PRINTPROXY_WEBHOOK_TIMEOUT_MS (10000)`;
+     PRINTPROXY_WEBHOOK_RETRY_HORIZON_MS (86400000), PRINTPROXY_WEBHOOK_TIMEOUT_MS (10000),
+     PRINTPROXY_MONITOR_INTERVAL_MS (5000)`;
 
 /** Parses argv (without node and script) and env into a Command; throws UsageError. */
 export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Command {
@@ -70,6 +73,7 @@ function parseDaemonFlags(args: string[], env: NodeJS.ProcessEnv): DaemonOptions
       idleMs: envMs(env, 'PRINTPROXY_TCP_IDLE_TIMEOUT_MS', 15_000),
       queryMs: envMs(env, 'PRINTPROXY_TCP_QUERY_TIMEOUT_MS', 1500),
     },
+    monitorIntervalMs: envMs(env, 'PRINTPROXY_MONITOR_INTERVAL_MS', 5000),
     webhooks: {
       retryBaseMs: envMs(env, 'PRINTPROXY_WEBHOOK_RETRY_BASE_MS', 1000),
       retryCapMs: envMs(env, 'PRINTPROXY_WEBHOOK_RETRY_CAP_MS', 3_600_000),

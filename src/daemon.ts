@@ -11,6 +11,8 @@ import { MdnsAdvertiser } from './discovery/mdns-advertiser';
 import type { DiscoverySource } from './discovery/source';
 import { EventBus } from './events/event-bus';
 import { EventRing } from './events/event-ring';
+import { StatusDemand, takesPrinterStatus } from './events/status-demand';
+import { PrinterMonitor } from './printers/printer-monitor';
 import { EVENTS_SOCKET_DOC, eventsSocket } from './http/routes/events';
 import { createFilters, type Render } from './filters/filters';
 import { ApiAuth } from './http/auth';
@@ -123,6 +125,20 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
   });
   status = new StatusCache({ probe: (path) => runtimes.of(path).status(), budgetMs: 1000, ttlMs: 2000, onChange: statusEvent(bus) });
   const stopWatching = watchDevice({ registry, status, settings, bus });
+  const statusNow = status;
+  const demand = new StatusDemand([() => webhooks.list().some((w) => takesPrinterStatus(w.types))]);
+  const monitor = new PrinterMonitor({
+    wanted: () => demand.wanted(),
+    printers: () => registry.list().map((p) => p.path),
+    probe: (path) => {
+      statusNow.invalidate(path);
+      return statusNow.get(path);
+    },
+    transferring: (path) => runtimes.of(path).transferring,
+    intervalMs: options.monitorIntervalMs,
+    logger,
+  });
+  monitor.start();
   const store = new JobStore({ retentionMs: HOUR_MS, maxRecords: 10_000 });
   const roots = () => allowedRoots({ dataDir, shareRoot: options.shareRoot, sharePaths: settings.value.shares.map((s) => s.sharePath) });
   const spooler = new Spooler({
@@ -168,7 +184,7 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
     auth: new ApiAuth(() => settings.value.apiKey, new FailureLimiter({ maxFailures: 20, windowMs: 60_000 })),
     policy: { maxBodyBytes: () => settings.value.maxBodyBytes, allowedOrigins: () => settings.value.allowedOrigins },
     logger,
-    sockets: [eventsSocket(ring, bootId)],
+    sockets: [eventsSocket(ring, bootId, demand)],
   });
   const httpPort = await server.listen(options.host, options.port);
   announce(`listening on http://${options.host}:${httpPort}`);
@@ -192,6 +208,7 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
       await webhooks.close();
       stopResizing();
       await renderer.close();
+      monitor.stop();
       stopWatching();
       await settings.flush();
     },

@@ -131,6 +131,11 @@ export class PrinterRuntime {
     return this.tracked.has(jobId);
   }
 
+  /** True while a job holds the device (its bytes are being sent): a background probe waits for a quiet moment. */
+  get transferring(): boolean {
+    return this.device.busy;
+  }
+
   /** Live status, probed through the device lock (or beside jobs for printers with a channel of their own). */
   async status(): Promise<LiveStatus> {
     const printer = this.deps.findPrinter(this.path);

@@ -17,13 +17,14 @@ export interface InProcessDaemon {
   stop: () => Promise<void>;
 }
 
-/** Starts the daemon on 127.0.0.1 port 0 (and HTTPS on port 0 with `https`) with `hardware`; short transport timeouts keep failure tests fast. */
-export async function startInProcess(hardware: DaemonHardware, dataDir = tempDir('printproxyd-inproc'), mdns = false, https = false): Promise<InProcessDaemon> {
+/** Starts the daemon on 127.0.0.1 port 0 (and HTTPS on port 0 with `https`) with `hardware`; short transport timeouts keep failure tests fast; `env` adds or overrides variables. */
+export async function startInProcess(hardware: DaemonHardware, dataDir = tempDir('printproxyd-inproc'), mdns = false, https = false, env: Record<string, string> = {}): Promise<InProcessDaemon> {
   const key = 'inproc-key-0123456789abcdef';
   const command = parseCommandLine(['--data-dir', dataDir, '--host', '127.0.0.1', '--port', '0', ...(https ? ['--https-port', '0'] : ['--no-https']), ...(mdns ? [] : ['--no-mdns'])], {
     PRINTPROXY_API_KEY: key,
     PRINTPROXY_TCP_IDLE_TIMEOUT_MS: '1500',
     PRINTPROXY_TCP_QUERY_TIMEOUT_MS: '300',
+    ...env,
   });
   if (command.kind !== 'serve') throw new Error('expected serve options');
   const daemon = await startDaemon(command.options, silentLogger, () => undefined, hardware);

@@ -1,6 +1,7 @@
 // Live events from the whole daemon over /api/v1/events: a job's states in order, printer status changes, resume.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { FakeUsbBus } from '../fixtures/fake-usb';
 import { ZplPrinterEmulator } from '../fixtures/zebra-tcp-printer';
 import { startInProcess, type InProcessDaemon } from '../helpers/in-process-daemon';
 import { until } from '../helpers/until';
@@ -12,7 +13,7 @@ let emulator: ZplPrinterEmulator;
 let path: string;
 
 before(async () => {
-  d = await startInProcess({});
+  d = await startInProcess({ usb: () => new FakeUsbBus() }, undefined, false, false, { PRINTPROXY_MONITOR_INTERVAL_MS: '100' });
   emulator = new ZplPrinterEmulator();
   const port = await emulator.start();
   const added = await d.api('POST', '/printers', { body: { connection: { type: 'network', host: '127.0.0.1', port, protocol: 'tcp' }, content: 'zpl' } });
@@ -62,23 +63,28 @@ test('a browser-style client sees a job go queued, printing, completed, in order
   ws.close(1000);
 });
 
-test('printer.status when the printer runs out of paper and when it is back', async () => {
+test('printer.status when the printer runs out of paper and when it is back, found by the background monitor while a client listens', async () => {
   const { ws } = await browserClient();
   ws.sendText(JSON.stringify({ type: 'subscribe', types: ['printer.status'], printers: [path] }));
   assert.equal((await json(ws)).type, 'subscribed');
   emulator.state.paperOut = true;
-  // the status is read when asked for (the background monitor is not built yet)
-  const status = async () => (await d.api('GET', `/printers/${path}`)).body.result.content.status;
-  await until('GET /printers/{path} reads the paper-out', async () => (await status()) !== 'online');
-  const out = await json(ws);
-  assert.equal(out.type, 'printer.status');
-  assert.equal(out.data.path, path);
-  assert.equal(out.data.status, 'error');
-  assert.deepEqual(out.data.statusReasons, ['media-empty-error']);
+  const out = await readUntil(ws, (e) => e.data?.status === 'error');
+  assert.deepEqual([out.at(-1).type, out.at(-1).data.path, out.at(-1).data.statusReasons], ['printer.status', path, ['media-empty-error']]);
   emulator.state.paperOut = false;
-  await until('GET /printers/{path} reads the printer back', async () => (await status()) === 'online');
-  const back = await json(ws);
-  assert.deepEqual([back.type, back.data.status, back.data.statusReasons], ['printer.status', 'online', []]);
+  const back = (await readUntil(ws, (e) => e.data?.status === 'online')).at(-1);
+  assert.deepEqual([back.type, back.data.statusReasons], ['printer.status', []]);
+  ws.close(1000);
+});
+
+test('while a client listens, no status probe opens a connection during a job\'s transfer', async () => {
+  const { ws } = await browserClient();
+  const queriesBefore = emulator.statusQueries;
+  await until('the monitor probes in the background', () => emulator.statusQueries > queriesBefore + 2);
+  emulator.slowBytesPerSecond = 20_000;
+  const res = await d.api('POST', `/print/${path}`, { body: { content: `^XA^FD${'s'.repeat(60_000)}^FS^XZ`, contentType: 'zpl' } });
+  emulator.slowBytesPerSecond = 0;
+  assert.equal(res.status, 200);
+  assert.equal(emulator.queriesDuringJobs, 0);
   ws.close(1000);
 });
 

@@ -6,6 +6,7 @@ import { SubscribeMessageSchema } from '../../schemas/event-socket';
 import { compileValidator } from '../../schemas/validate';
 import { patternMatchingNothing, wants, type EventFilter } from '../../events/event-filter';
 import type { EventRing, RingEntry } from '../../events/event-ring';
+import { takesPrinterStatus, type StatusDemand } from '../../events/status-demand';
 
 const validateSubscribe = compileValidator(SubscribeMessageSchema);
 
@@ -24,16 +25,26 @@ export const EVENTS_SOCKET_DOC: WebSocketDoc = {
 };
 
 /** The route: every event of `ring` to each authenticated client that wants it, after the retained ones it missed. */
-export function eventsSocket(ring: EventRing, bootId: string): SocketRoute {
+export function eventsSocket(ring: EventRing, bootId: string, demand?: StatusDemand): SocketRoute {
   return {
     path: '/events',
     summary: 'Live events (events.md): job.state, job.printed, printer.status, printer.added/updated/removed, device.settings',
-    open: (socket, request) => openSession(ring, bootId, socket, request),
+    open: (socket, request) => openSession(ring, bootId, socket, request, demand),
   };
 }
 
-function openSession(ring: EventRing, bootId: string, socket: Socket, request: SocketRequest): SocketSession {
+function openSession(ring: EventRing, bootId: string, socket: Socket, request: SocketRequest, demand?: StatusDemand): SocketSession {
   const filter: EventFilter = { types: null, printers: null };
+  // while this client may want printer.status, the monitor probes printers in the background
+  let release: (() => void) | null = null;
+  const claim = () => {
+    const wants = takesPrinterStatus(filter.types);
+    if (wants && !release && demand) release = demand.acquire();
+    if (!wants && release) {
+      release();
+      release = null;
+    }
+  };
   const forward = (entry: RingEntry) => {
     if (wants(filter, entry.event)) socket.send(entry.json);
   };
@@ -46,9 +57,16 @@ function openSession(ring: EventRing, bootId: string, socket: Socket, request: S
   }
   // replay and subscription run in one synchronous turn: no event can fall between them, none comes twice
   const unsubscribe = socket.isOpen ? ring.subscribe(forward) : () => undefined;
+  if (socket.isOpen) claim();
   return {
-    message: (text) => applyMessage(text, filter, socket),
-    closed: () => unsubscribe(),
+    message: (text) => {
+      applyMessage(text, filter, socket);
+      claim();
+    },
+    closed: () => {
+      unsubscribe();
+      release?.();
+    },
   };
 }
 
