@@ -182,6 +182,10 @@ class UwsSocket implements Socket {
     return this.closedFlag ? 0 : this.ws.getBufferedAmount();
   }
 
+  get bufferLimit(): number {
+    return this.maxBuffered;
+  }
+
   close(code = 1000, reason = ''): void {
     if (this.closedFlag) return;
     this.ws.end(code, Buffer.from(reason).subarray(0, 123));

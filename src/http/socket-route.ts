@@ -9,6 +9,8 @@ export interface Socket {
   send(text: string): boolean;
   /** Bytes queued for this client and not yet written to the network. */
   bufferedAmount(): number;
+  /** Queued bytes past which the socket is closed with 1013 (a slow reader). */
+  readonly bufferLimit: number;
   /** Closes with `code` (1000 by default) and a short reason (at most 123 bytes); does nothing once closed. */
   close(code?: number, reason?: string): void;
   /** False once closed, by either side. */

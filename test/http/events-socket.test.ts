@@ -100,6 +100,41 @@ test('subscribe filters by type glob and printer; events about no printer pass a
   ws.close(1000);
 });
 
+test('a replay too large for the slow-reader bound stops with a reset instead of closing the client; live events follow', async () => {
+  const from = ring.lastId;
+  const big = 'r'.repeat(200 * 1024);
+  for (let i = 0; i < 40; i += 1) bus.emit('printer.updated', { path: 'tcp_r_9100', model: big });
+  const closedBefore = closeCodes.length;
+  const ws = await open(`/api/v1/events?since=${from}`);
+  assert.equal((await json(ws)).type, 'hello');
+  const replayed: number[] = [];
+  let message = await json(ws);
+  while (message.type === 'printer.updated') {
+    replayed.push(message.id);
+    message = await json(ws);
+  }
+  assert.deepEqual(message, { type: 'reset' });
+  assert.ok(replayed.length < 40, `${replayed.length} replayed before the reset`);
+  assert.deepEqual(replayed, Array.from({ length: replayed.length }, (_, i) => from + 1 + i), 'what was replayed came in order');
+  const live = settingsEvent('after-long-replay');
+  assert.equal((await json(ws)).id, live.id);
+  assert.ok(!closeCodes.slice(closedBefore).includes(1013), `closes since: ${closeCodes.slice(closedBefore).join(', ')}`);
+  ws.close(1000);
+});
+
+test('types and printers in the URL filter the replay too', async () => {
+  const from = ring.lastId;
+  bus.emit('job.state', { jobId: 'x', printer: 'tcp_b_9100', state: 'queued' });
+  const wanted = bus.emit('job.state', { jobId: 'y', printer: 'tcp_a_9100', state: 'queued' });
+  settingsEvent('not-a-job');
+  const ws = await open(`/api/v1/events?since=${from}&types=job.*&printers=tcp_a_9100`);
+  assert.equal((await json(ws)).type, 'hello');
+  assert.equal((await json(ws)).id, wanted.id);
+  const next = bus.emit('job.state', { jobId: 'z', printer: 'tcp_a_9100', state: 'queued' });
+  assert.equal((await json(ws)).id, next.id);
+  ws.close(1000);
+});
+
 test('a client that never reads is closed with 1013 while another keeps getting every event', async () => {
   const slow = await open();
   await json(slow);

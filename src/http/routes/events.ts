@@ -17,6 +17,7 @@ export const EVENTS_SOCKET_DOC: WebSocketDoc = {
   description:
     'Authenticate with the X-API-Key header on the upgrade, or with a first message {"type":"auth","apiKey":"...","since":N} within 5 s ' +
     '(4401 wrong key, 4408 none). The device then sends {"type":"hello","bootId":"<uuid of this run>","lastId":N}. ' +
+    '`types` and `printers` (comma-separated in the URL, or arrays in the auth message) set the first filter, the replay included. ' +
     '`since` (in the URL or the auth message) replays the retained events after N (at least the last 1,000), then live ones, with no gap and no duplicate; ' +
     'when N is no longer retained, or `bootId` (URL or auth message) names another run, {"type":"reset"} comes first. ' +
     'Filter at any time with {"type":"subscribe","types":["job.*"],"printers":["<path>"]} (answered {"type":"subscribed",...}, or {"type":"error","message":...}); ' +
@@ -33,41 +34,87 @@ export function eventsSocket(ring: EventRing, bootId: string, demand?: StatusDem
   };
 }
 
+
 function openSession(ring: EventRing, bootId: string, socket: Socket, request: SocketRequest, demand?: StatusDemand): SocketSession {
-  const filter: EventFilter = { types: null, printers: null };
-  // while this client may want printer.status, the monitor probes printers in the background
-  let release: (() => void) | null = null;
-  const claim = () => {
-    const wants = takesPrinterStatus(filter.types);
-    if (wants && !release && demand) release = demand.acquire();
-    if (!wants && release) {
-      release();
-      release = null;
-    }
-  };
-  const forward = (entry: RingEntry) => {
-    if (wants(filter, entry.event)) socket.send(entry.json);
-  };
-  socket.send(JSON.stringify({ type: 'hello', bootId, lastId: ring.lastId }));
-  const resume = resumePoint(request, bootId);
-  if (resume !== null) {
-    const missed = resume === 'reset' ? null : ring.after(resume);
-    if (missed === null) socket.send('{"type":"reset"}');
-    else for (const entry of missed) forward(entry);
+  return new EventsSession(ring, socket, request, bootId, demand).session();
+}
+
+/** One client: hello, then the replay of what it missed (or a reset), then live events, each through its filter. */
+class EventsSession {
+  private readonly filter: EventFilter;
+  /** Id after which the replay starts; null when there is none (or once it ran). */
+  private cursor: number | null = null;
+  private release: (() => void) | null = null;
+  private unsubscribe: () => void = () => undefined;
+
+  constructor(private readonly ring: EventRing, private readonly socket: Socket, request: SocketRequest, bootId: string, private readonly demand?: StatusDemand) {
+    this.filter = initialFilter(request);
+    socket.send(JSON.stringify({ type: 'hello', bootId, lastId: ring.lastId }));
+    const resume = resumePoint(request, bootId);
+    if (resume === 'reset' || (resume !== null && ring.after(resume) === null)) socket.send('{"type":"reset"}');
+    else if (resume !== null) this.cursor = resume;
+    if (!socket.isOpen) return;
+    this.unsubscribe = ring.subscribe((entry) => this.live(entry));
+    this.claim();
+    this.pump();
   }
-  // replay and subscription run in one synchronous turn: no event can fall between them, none comes twice
-  const unsubscribe = socket.isOpen ? ring.subscribe(forward) : () => undefined;
-  if (socket.isOpen) claim();
-  return {
-    message: (text) => {
-      applyMessage(text, filter, socket);
-      claim();
-    },
-    closed: () => {
-      unsubscribe();
-      release?.();
-    },
+
+  session(): SocketSession {
+    return {
+      message: (text) => {
+        applyMessage(text, this.filter, this.socket);
+        this.claim();
+      },
+      closed: () => {
+        this.unsubscribe();
+        this.release?.();
+      },
+    };
+  }
+
+  private live(entry: RingEntry): void {
+    if (wants(this.filter, entry.event)) this.socket.send(entry.json);
+  }
+
+  /**
+   * Sends the retained events after the cursor, in this one synchronous turn (so none is lost or doubled). A replay
+   * that would queue more than half the slow-reader bound for a client that has not read it yet stops with a reset instead: the
+   * client re-reads state with GET rather than being closed as a slow reader.
+   */
+  private pump(): void {
+    if (this.cursor === null) return;
+    const entries = this.ring.after(this.cursor) ?? [];
+    this.cursor = null;
+    for (const entry of entries) {
+      if (this.socket.bufferedAmount() > this.socket.bufferLimit / 2) {
+        this.socket.send('{"type":"reset"}');
+        return;
+      }
+      if (wants(this.filter, entry.event) && !this.socket.send(entry.json)) return;
+    }
+  }
+
+  /** While this client may want printer.status, the monitor probes printers in the background. */
+  private claim(): void {
+    const wanted = takesPrinterStatus(this.filter.types);
+    if (wanted && !this.release && this.demand) this.release = this.demand.acquire();
+    if (!wanted && this.release) {
+      this.release();
+      this.release = null;
+    }
+  }
+}
+
+/** `types` and `printers` from the auth message (arrays) or the URL (comma-separated), so that a replay is filtered too. */
+function initialFilter(request: SocketRequest): EventFilter {
+  const message = request.auth.via === 'message' ? request.auth.message : {};
+  const list = (name: 'types' | 'printers'): string[] | null => {
+    const value = message[name];
+    if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value as string[];
+    const query = request.query.get(name);
+    return query ? query.split(',').filter((v) => v !== '') : null;
   };
+  return { types: list('types'), printers: list('printers') };
 }
 
 /** The `since` of the URL or the auth message; 'reset' when the client names another run's bootId; null for none. */
