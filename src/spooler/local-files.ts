@@ -14,7 +14,7 @@ export function allowedLocalPath(path: string, roots: readonly string[]): string
     throw new AppError('INVALID_REQUEST', `Local path not allowed: ${path} does not exist inside an allowed folder`);
   }
   if (!roots.some((root) => inside(real, realOrNull(root) ?? '\0'))) {
-    throw new AppError('INVALID_REQUEST', `Local path not allowed: ${path} (allowed: the data folder's files/ and share mount points under the share root)`);
+    throw new AppError('INVALID_REQUEST', `Local path not allowed: ${path} (allowed: the data folder's files/ and configured share mount points)`);
   }
   if (!statSync(real, { throwIfNoEntry: false })?.isFile()) throw new AppError('INVALID_REQUEST', `Local path not allowed: ${path} is not a regular file`);
   return real;
