@@ -28,9 +28,13 @@ const doc = (title: string): PreparedDocument => ({
   options: {},
 });
 
-async function stateUntil(d: IppDriver, jobId: string, wanted: string): Promise<{ state: string; error: string | null }> {
+async function stateUntil(d: IppDriver, jobId: string, wanted: string, log: () => string = () => ''): Promise<{ state: string; error: string | null }> {
   let last = await d.jobState(jobId);
-  await until(`job ${jobId} is ${wanted} at the printer`, async () => (last = await d.jobState(jobId)).state === wanted);
+  try {
+    await until(`job ${jobId} is ${wanted} at the printer`, async () => (last = await d.jobState(jobId)).state === wanted);
+  } catch (err) {
+    throw new Error(`${(err as Error).message}; last seen ${JSON.stringify(last)}; printer log:\n${log().split('\n').slice(-15).join('\n')}`);
+  }
   return last;
 }
 
@@ -67,9 +71,13 @@ test('an abort after acceptance cancels the job at the printer (Cancel-Job)', as
     // ippeveprinter lets the running command finish, then marks the job canceled: release only once it took the cancel
     await until('the printer accepted Cancel-Job', () => /Cancel-Job successful-ok/.test(held.log));
     held.release();
-    const state = await stateUntil(d, result.printerJobId!, 'failed');
-    assert.equal(state.state, 'failed');
-    assert.match(state.error ?? '', /^ipp ipp:\/\/127\.0\.0\.1:\d+\/ipp\/print: job \d+ canceled at the printer \(.+\)/);
+    // seen under heavy load (1 run in 6 with 3 busy loops on 2 cores): ippeveprinter 2.4 accepts the Cancel-Job and
+    // still completes the job when its command exits 0; the driver must then report what the printer says
+    let state = await d.jobState(result.printerJobId!);
+    await until('the job ends at the printer', async () => ['failed', 'completed'].includes((state = await d.jobState(result.printerJobId!)).state));
+    assert.equal(count(held.log, /Cancel-Job successful-ok/), 1, 'one Cancel-Job, accepted');
+    if (state.state === 'failed') assert.match(state.error ?? '', /^ipp ipp:\/\/127\.0\.0\.1:\d+\/ipp\/print: job \d+ canceled at the printer \(.+\)/);
+    else assert.deepEqual(state, { state: 'completed', error: null });
   });
 });
 
