@@ -1,0 +1,72 @@
+// WebSocket fan-out of live events: clients with the same filter share one uWS topic, so each event is handed to the
+// native side once per distinct filter instead of once per client; readers that fall behind are closed after each burst.
+import { wants, type EventFilter } from '../events/event-filter';
+import type { EventRing, RingEntry } from '../events/event-ring';
+import type { Fanout, Socket } from './socket-route';
+
+interface Group {
+  filter: EventFilter;
+  members: number;
+}
+
+/** The topic of a filter: equal filters (lists compared as sets) share it. */
+export function topicOf(filter: EventFilter): string {
+  const sorted = (list: string[] | null) => (list ? [...new Set(list)].sort() : null);
+  return `events:${JSON.stringify([sorted(filter.types), sorted(filter.printers)])}`;
+}
+
+/** Publishes every ring entry to the topics whose filter wants it; sockets join and leave topics as their filter changes. */
+export class EventTopics {
+  private readonly groups = new Map<string, Group>();
+  private readonly sockets = new Set<Socket>();
+  private fanout: Fanout | null = null;
+  private checkScheduled = false;
+
+  constructor(ring: EventRing) {
+    ring.subscribe((entry) => this.publish(entry));
+  }
+
+  /** Gives the topics the server's publish (once the WebSocket routes are mounted). */
+  attach(fanout: Fanout): void {
+    this.fanout = fanout;
+  }
+
+  /** Subscribes `socket` to live events through `filter`; returns the topic to leave later. */
+  join(socket: Socket, filter: EventFilter): string {
+    const topic = topicOf(filter);
+    const group = this.groups.get(topic);
+    if (group) group.members += 1;
+    else this.groups.set(topic, { filter: { types: filter.types && [...filter.types], printers: filter.printers && [...filter.printers] }, members: 1 });
+    this.sockets.add(socket);
+    socket.subscribe(topic);
+    return topic;
+  }
+
+  /** Takes `socket` off `topic` (a closed socket has left its topics already). */
+  leave(socket: Socket, topic: string): void {
+    if (socket.isOpen) socket.unsubscribe(topic);
+    const group = this.groups.get(topic);
+    if (group && --group.members === 0) this.groups.delete(topic);
+  }
+
+  /** Forgets a closed socket. */
+  forget(socket: Socket): void {
+    this.sockets.delete(socket);
+  }
+
+  private publish(entry: RingEntry): void {
+    if (!this.fanout || this.groups.size === 0) return;
+    for (const [topic, group] of this.groups) if (wants(group.filter, entry.event)) this.fanout.publish(topic, entry.json);
+    this.scheduleCheck();
+  }
+
+  /** After a burst of events, a client with more than its bound unread is closed (1013) rather than left with a gap. */
+  private scheduleCheck(): void {
+    if (this.checkScheduled) return;
+    this.checkScheduled = true;
+    setImmediate(() => {
+      this.checkScheduled = false;
+      for (const socket of this.sockets) if (socket.bufferedAmount() > socket.bufferLimit) socket.close(1013, 'Client too slow: too much data queued');
+    });
+  }
+}
