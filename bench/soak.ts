@@ -187,7 +187,8 @@ async function main(): Promise<void> {
   const emulators = Array.from({ length: PRINTERS }, () => new ZplPrinterEmulator());
   const ports = await Promise.all(emulators.map((e) => e.start()));
   const bundle = existsSync('dist/printproxyd.cjs');
-  const d = await startDaemon({ env: { PRINTPROXY_TCP_QUERY_TIMEOUT_MS: '500' }, ...(bundle ? { entry: 'dist/printproxyd.cjs' } : {}) });
+  // MALLOC_ARENA_MAX as the device's init script sets it (buildroot-overlay/etc/init.d/S95printproxyd)
+  const d = await startDaemon({ env: { PRINTPROXY_TCP_QUERY_TIMEOUT_MS: '500', MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' }, ...(bundle ? { entry: 'dist/printproxyd.cjs' } : {}) });
   const paths: string[] = [];
   for (const [i, port] of ports.entries()) {
     const res = await call(d, 'POST', '/printers', { connection: { type: 'network', host: '127.0.0.1', port, protocol: 'tcp' }, content: 'zpl', tags: i < 2 ? ['pair'] : [] });
@@ -234,7 +235,7 @@ async function main(): Promise<void> {
   await d.stop();
   await Promise.all(emulators.map((e) => e.stop()));
 
-  console.log(`soak: ${minutes} min, daemon from ${bundle ? 'the bundle dist/printproxyd.cjs' : 'src/ with tsx (run npm run build for the bundle)'}, ${PRINTERS} emulated ZPL printers, ${CLIENTS} clients pacing ${PACE_MS} ms, a printer paper-out for 5-10 s every 20 s`);
+  console.log(`soak: ${minutes} min, daemon from ${bundle ? 'the bundle dist/printproxyd.cjs' : 'src/ with tsx (run npm run build for the bundle)'}, ${PRINTERS} emulated ZPL printers, ${CLIENTS} clients pacing ${PACE_MS} ms, a printer paper-out for 5-10 s every 20 s, MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX ?? 2}`);
   console.log('| measure | value |');
   console.log('|---|---|');
   console.log(`| requests | ${counts.requests} (${[...counts.byStatus].sort(([a], [b]) => a - b).map(([s, c]) => `${s}: ${c}`).join(', ')}) |`);
