@@ -151,9 +151,11 @@ async function weather(emulators: ZplPrinterEmulator[], until: number): Promise<
   }
 }
 
-function rssMiB(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : NaN;
+/** Resident memory of a process in MiB: all of it, its anonymous part (heap, stacks), and its file-backed part (code paged in from the executable and libraries, which the kernel can drop and read again). */
+function rssMiB(pid: number): { mib: number; anon: number; file: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const field = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN) / 1024;
+  return { mib: field('VmRSS'), anon: field('RssAnon'), file: field('RssFile') + field('RssShmem') };
 }
 
 /** Waits until every wait:false job is completed or failed (polling the API), or the drain limit passes. */
@@ -199,8 +201,8 @@ async function main(): Promise<void> {
   await Promise.all(Array.from({ length: 8 }, () => pdfJob(d, paths, pdf)));
   const started = Date.now();
   const until = started + DURATION_MS;
-  const samples: Array<{ at: number; mib: number }> = [];
-  const sampler = setInterval(() => samples.push({ at: Date.now() - started, mib: rssMiB(d.proc.pid!) }), RSS_EVERY_MS);
+  const samples: Array<{ at: number; mib: number; anon: number; file: number }> = [];
+  const sampler = setInterval(() => samples.push({ at: Date.now() - started, ...rssMiB(d.proc.pid!) }), RSS_EVERY_MS);
   await Promise.all([...Array.from({ length: CLIENTS }, () => client(d, paths, pdf, until)), weather(emulators, until)]);
   clearInterval(sampler);
   for (const e of emulators) e.state.paperOut = false;
@@ -230,8 +232,9 @@ async function main(): Promise<void> {
   const pdfCompleted = pdfJobIds.filter((j) => finals.get(j)?.state === 'completed').length;
   const fiveXx = [...counts.byStatus].filter(([s]) => s >= 500 && s !== 503).reduce((n, [, c]) => n + c, 0);
   const windowMs = Math.min(60_000, DURATION_MS / 5);
-  const early = samples.filter((s) => s.at >= 2 * windowMs && s.at < 3 * windowMs).map((s) => s.mib);
-  const late = samples.filter((s) => s.at >= DURATION_MS - windowMs).map((s) => s.mib);
+  const early = samples.filter((s) => s.at >= 2 * windowMs && s.at < 3 * windowMs);
+  const late = samples.filter((s) => s.at >= DURATION_MS - windowMs);
+  const growth = (part: 'mib' | 'anon' | 'file') => mean(late.map((s) => s[part])) - mean(early.map((s) => s[part]));
   await d.stop();
   await Promise.all(emulators.map((e) => e.stop()));
 
@@ -248,10 +251,11 @@ async function main(): Promise<void> {
   console.log(`| jobs still unfinished after the drain | ${pendingJobs.size} |`);
   console.log(`| 5xx other than 503 | ${fiveXx} |`);
   console.log(`| 503 (printer not ready for a wait:true job; documented) | ${counts.byStatus.get(503) ?? 0} |`);
-  console.log(`| RSS minute ${(2 * windowMs) / 60_000}-${(3 * windowMs) / 60_000} (mean) | ${mean(early).toFixed(1)} MiB |`);
-  console.log(`| RSS last ${windowMs / 60_000} min (mean) | ${mean(late).toFixed(1)} MiB |`);
-  console.log(`| RSS growth | ${(mean(late) - mean(early)).toFixed(2)} MiB |`);
+  console.log(`| RSS minute ${(2 * windowMs) / 60_000}-${(3 * windowMs) / 60_000} (mean) | ${mean(early.map((s) => s.mib)).toFixed(1)} MiB |`);
+  console.log(`| RSS last ${windowMs / 60_000} min (mean) | ${mean(late.map((s) => s.mib)).toFixed(1)} MiB |`);
+  console.log(`| RSS growth | ${growth('mib').toFixed(2)} MiB (anonymous ${growth('anon').toFixed(2)}, file-backed ${growth('file').toFixed(2)}) |`);
   console.log(`RSS every ${RSS_EVERY_MS / 1000} s (MiB): ${samples.map((s) => s.mib.toFixed(0)).join(' ')}`);
+  console.log(`anonymous RSS every ${RSS_EVERY_MS / 1000} s (MiB): ${samples.map((s) => s.anon.toFixed(0)).join(' ')}`);
 }
 
 main().catch((err: unknown) => {

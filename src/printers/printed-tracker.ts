@@ -12,6 +12,8 @@ export interface PrintedTrackerDeps<T> {
   maxFollowMs: number;
   /** Probes in a row without an answer before every followed job is given up. */
   maxSilentProbes: number;
+  /** After that, how long new jobs are not followed (the printer does not tell; its device lock stays free), ms. */
+  silentPauseMs: number;
   now: () => number;
 }
 
@@ -31,12 +33,13 @@ export class PrintedTracker<T> {
   private probing = false;
   private silent = 0;
   private stopped = false;
+  private pausedUntil = 0;
 
   constructor(private readonly deps: PrintedTrackerDeps<T>) {}
 
   /** Follows a job whose bytes (holding `formats` label formats) the printer has just accepted. */
   follow(job: T, formats: number): void {
-    if (this.stopped || formats <= 0) return;
+    if (this.stopped || formats <= 0 || this.deps.now() < this.pausedUntil) return;
     this.followed.push({ job, formats, since: this.deps.now() });
     this.schedule();
   }
@@ -94,6 +97,7 @@ export class PrintedTracker<T> {
     if (this.silent >= this.deps.maxSilentProbes) {
       this.silent = 0;
       this.followed.length = 0;
+      this.pausedUntil = this.deps.now() + this.deps.silentPauseMs;
     }
   }
 

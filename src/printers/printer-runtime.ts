@@ -293,6 +293,7 @@ export class PrinterRuntime {
       pollMs: this.deps.printed.pollMs,
       maxFollowMs: this.deps.printed.maxFollowMs,
       maxSilentProbes: 3,
+      silentPauseMs: 10 * 60_000,
       now: this.deps.now,
     });
   }

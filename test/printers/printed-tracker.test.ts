@@ -13,6 +13,7 @@ function tracker(answers: Array<number | null>, maxFollowMs = 60_000) {
     pollMs: 1,
     maxFollowMs,
     maxSilentProbes: 3,
+    silentPauseMs: 60_000,
     now: Date.now,
   });
   return { t, printed, asked: () => asked };
@@ -39,11 +40,14 @@ test('more unprinted formats than followed ones (another sender\'s labels) claim
   t.stop();
 });
 
-test('three probes without an answer give every followed job up; nothing is claimed', async () => {
+test('three probes without an answer give every followed job up, and new jobs are not followed for a while; nothing is claimed', async () => {
   const { t, printed, asked } = tracker([null, null, null, 0]);
   t.follow('a', 1);
   await until('three probes', () => asked() >= 3);
   await until('given up', () => t.following === 0);
+  t.follow('b', 1);
+  assert.equal(t.following, 0);
+  assert.equal(asked(), 3);
   assert.deepEqual(printed, []);
 });
 
