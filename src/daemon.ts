@@ -22,6 +22,7 @@ import type { Route } from './http/route';
 import { extensionRoutes } from './http/routes/extensions';
 import { jobRoutes } from './http/routes/jobs';
 import { openApiRoute } from './http/routes/openapi';
+import { previewRoutes } from './http/routes/preview';
 import { printRoutes } from './http/routes/print';
 import { printerRoutes } from './http/routes/printers';
 import { settingsRoutes } from './http/routes/settings';
@@ -141,13 +142,14 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
   monitor.start();
   const store = new JobStore({ retentionMs: HOUR_MS, maxRecords: 10_000 });
   const roots = () => allowedRoots({ dataDir, shareRoot: options.shareRoot, sharePaths: settings.value.shares.map((s) => s.sharePath) });
+  const loadDocument = documentLoader(() => ({ timeoutMs: 30_000, maxRedirects: 5, maxBytes: settings.value.maxBodyBytes }), roots);
   const spooler = new Spooler({
     store,
     spool: new DiskSpool(join(dataDir, 'spool')),
     runtimes,
     findPrinter: (path) => registry.find(path),
     kindOf,
-    loadDocument: documentLoader(() => ({ timeoutMs: 30_000, maxRedirects: 5, maxBytes: settings.value.maxBodyBytes }), roots),
+    loadDocument,
     logger,
     maxUnfinished: MAX_UNFINISHED_JOBS,
   });
@@ -169,6 +171,7 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
         return { title: doc.title, data: doc.data, document: { source: { kind: 'inline' }, format: doc.format, contentType: doc.contentType } };
       },
     }),
+    ...previewRoutes({ registry, roots, loadDocument, render, languageOf: (printer) => kindOf(printer).language(printer) }),
     ...jobRoutes(spooler, store),
     ...settingsRoutes({ settings, registry }),
     ...shareRoutes(settings),

@@ -47,7 +47,7 @@ export interface TlsFiles {
 
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK', 201: 'Created', 204: 'No Content', 304: 'Not Modified', 308: 'Permanent Redirect', 400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found',
-  405: 'Method Not Allowed', 409: 'Conflict', 413: 'Payload Too Large', 415: 'Unsupported Media Type',
+  405: 'Method Not Allowed', 409: 'Conflict', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 422: 'Unprocessable Content',
   429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 507: 'Insufficient Storage',
 };
 
@@ -307,6 +307,10 @@ export class HttpServer {
 
   private reply(compiled: Compiled, exchange: Exchange, module: string, reply: ApiReply): void {
     const status = reply.status ?? 200;
+    if ('bytes' in reply && reply.bytes !== undefined) {
+      this.sendBytes(exchange, status, reply.bytes, reply.contentType, reply.headers ?? NO_HEADERS);
+      return;
+    }
     if (reply.contentJson !== undefined && !compiled.route.bare) {
       this.sendJson(exchange, status, envelopeJson(status, module, reply.message, reply.contentJson), NO_HEADERS);
       return;
@@ -338,6 +342,22 @@ export class HttpServer {
       // HEAD: the length the GET body would have. uWS 20.30's endWithoutBody(n), or with any argument, leaves the response pending
       if (exchange.method === 'head') exchange.res.writeHeader('Content-Length', String(Buffer.byteLength(json))).endWithoutBody();
       else exchange.res.end(json, exchange.closeAfter);
+    });
+    this.finish(exchange);
+  }
+
+  /** A non-JSON answer (a preview PNG), with the same CORS headers as JSON answers. */
+  private sendBytes(exchange: Exchange, status: number, bytes: Uint8Array, contentType: string, headers: Record<string, string>): void {
+    if (exchange.done) return;
+    const origin = exchange.headers.origin;
+    const cors = origin ? corsHeaders(origin, this.deps.policy.allowedOrigins()) : NO_HEADERS;
+    exchange.res.cork(() => {
+      exchange.res.writeStatus(STATUS_LINE[status] ?? String(status));
+      exchange.res.writeHeader('Content-Type', contentType);
+      exchange.res.writeHeader('X-Content-Type-Options', 'nosniff');
+      for (const name in cors) exchange.res.writeHeader(name, cors[name]);
+      for (const name in headers) exchange.res.writeHeader(name, headers[name]);
+      exchange.res.end(bytes, exchange.closeAfter);
     });
     this.finish(exchange);
   }
