@@ -29,6 +29,7 @@ import { settingsRoutes } from './http/routes/settings';
 import { shareRoutes } from './http/routes/shares';
 import { statusRoutes } from './http/routes/status';
 import { webhookRoutes } from './http/routes/webhooks';
+import { consoleMount } from './http/console-site';
 import { HttpServer } from './http/server';
 import { loadUws } from './http/uws';
 import { AppError } from './errors';
@@ -181,6 +182,8 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
   let openApi: Record<string, unknown> | undefined;
   routes.push(openApiRoute(() => (openApi ??= buildOpenApi(routes, build.version, [EVENTS_SOCKET_DOC]))));
 
+  const webConsole = options.console ? await consoleMount({ dir: options.consoleDir }) : null;
+  if (options.console && !webConsole) warnings.push('web console not built: run npm run build');
   const server = new HttpServer({
     uws: loadUws({ nativeDir: options.nativeDir, mainScript: process.argv[1] }),
     routes,
@@ -188,6 +191,7 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
     policy: { maxBodyBytes: () => settings.value.maxBodyBytes, allowedOrigins: () => settings.value.allowedOrigins },
     logger,
     sockets: [eventsSocket(ring, bootId, demand)],
+    statics: webConsole ? [webConsole] : [],
   });
   const httpPort = await server.listen(options.host, options.port);
   announce(`listening on http://${options.host}:${httpPort}`);
