@@ -38,7 +38,7 @@ function JobRow({ job, cancel, busy }: { job: Job; cancel: (action: () => Promis
   });
   return (
     <tr data-job={job.jobId}>
-      <td>{job.jobId}<div class="sub">{job.title}</div></td>
+      <td>{job.jobId}<div class="sub line">{job.title}</div></td>
       <td>{job.printer}</td>
       <td>
         <span class={`state ${job.state}`}>{job.state}</span>

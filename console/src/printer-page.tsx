@@ -30,7 +30,7 @@ function PrinterDetails({ printer }: { printer: Printer }) {
         <section class="card" aria-labelledby="state-h">
           <h2 id="state-h">State</h2>
           <dl class="facts">
-            <dt>Status</dt><dd><span class={`status ${printer.status}`}>{statusText(printer.status)}</span></dd>
+            <dt>Status</dt><dd><span class={`status status-${printer.status}`}>{statusText(printer.status)}</span></dd>
             <dt>Reasons</dt><dd>{printer.statusReasons.length ? <ul>{printer.statusReasons.map((r) => <li key={r}>{reasonText(r)}</li>)}</ul> : 'None: ready'}</dd>
             <dt>Path</dt><dd>{printer.path}</dd>
             <dt>Kind</dt><dd>{kindText(printer)}</dd>
