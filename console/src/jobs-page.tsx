@@ -38,15 +38,15 @@ function JobRow({ job, cancel, busy }: { job: Job; cancel: (action: () => Promis
   });
   return (
     <tr data-job={job.jobId}>
-      <td>{job.jobId}<div class="sub line">{job.title}</div></td>
-      <td>{job.printer}</td>
-      <td>
+      <td data-label="Job">{job.jobId}<div class="sub line">{job.title}</div></td>
+      <td data-label="Printer">{job.printer}</td>
+      <td data-label="State">
         <span class={`state ${job.state}`}>{job.state}</span>
         {job.error && <div class="sub error-text">{job.error}</div>}
         {job.printedAt && <div class="sub">Printed {timeText(job.printedAt)}</div>}
         {active && <div><button type="button" class="small" onClick={() => void doCancel()} disabled={busy} aria-label={`Cancel job ${job.jobId}`}>Cancel</button></div>}
       </td>
-      <td>{timeText(job.createdAt)}</td>
+      <td data-label="Created">{timeText(job.createdAt)}</td>
     </tr>
   );
 }

@@ -41,10 +41,10 @@ export function PrintersPage() {
             {live.printers?.length === 0 && <tr><td colSpan={4}>No printers yet: add one, or scan for printers.</td></tr>}
             {live.printers?.map((p) => (
               <tr key={p.path} data-path={p.path}>
-                <td><a href={`/printers/${encodeURIComponent(p.path)}`} onClick={linkClick}>{printerName(p)}</a><div class="sub line">{p.path}</div></td>
-                <td><span class={`status status-${p.status}`}>{statusText(p.status)}</span><div class="sub line" title={p.statusReasons.map(reasonText).join('; ')}>{p.statusReasons.map(reasonText).join('; ')}</div></td>
-                <td>{kindText(p)}</td>
-                <td>{p.tags.join(', ')}</td>
+                <td data-label="Printer"><a href={`/printers/${encodeURIComponent(p.path)}`} onClick={linkClick}>{printerName(p)}</a><div class="sub line">{p.path}</div></td>
+                <td data-label="Status"><span class={`status status-${p.status}`}>{statusText(p.status)}</span><div class="sub line" title={p.statusReasons.map(reasonText).join('; ')}>{p.statusReasons.map(reasonText).join('; ')}</div></td>
+                <td data-label="Kind">{kindText(p)}</td>
+                <td data-label="Tags">{p.tags.join(', ')}</td>
               </tr>
             ))}
           </tbody>

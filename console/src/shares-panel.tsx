@@ -36,10 +36,10 @@ export function SharesPanel() {
             {shares?.length === 0 && <tr><td colSpan={4}>No shares.</td></tr>}
             {shares?.map((s) => (
               <tr key={s.uuid}>
-                <td class="wrap">{s.alias ? `${s.alias} (${s.sharePath})` : s.sharePath}</td>
-                <td>{s.server}</td>
-                <td>{s.username}{s.password ? ' (password set)' : ''}</td>
-                <td><button type="button" class="small danger" onClick={() => void remove(s)} aria-label={`Delete share ${s.sharePath}`}>Delete</button></td>
+                <td class="wrap" data-label="Folder">{s.alias ? `${s.alias} (${s.sharePath})` : s.sharePath}</td>
+                <td data-label="Server">{s.server}</td>
+                <td data-label="User">{s.username}{s.password ? ' (password set)' : ''}</td>
+                <td data-label="Actions"><button type="button" class="small danger" onClick={() => void remove(s)} aria-label={`Delete share ${s.sharePath}`}>Delete</button></td>
               </tr>
             ))}
           </tbody>

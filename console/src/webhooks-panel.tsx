@@ -48,10 +48,10 @@ export function WebhooksPanel() {
             {hooks?.length === 0 && <tr><td colSpan={4}>No webhooks.</td></tr>}
             {hooks?.map((hook) => (
               <tr key={hook.id}>
-                <td class="wrap">{hook.url}</td>
-                <td>{hook.types?.join(', ') ?? 'All'}</td>
-                <td>{deliveryText(hook)}</td>
-                <td class="actions">
+                <td class="wrap" data-label="URL">{hook.url}</td>
+                <td data-label="Events">{hook.types?.join(', ') ?? 'All'}</td>
+                <td data-label="Last delivery">{deliveryText(hook)}</td>
+                <td class="actions" data-label="Actions">
                   <button type="button" class="small" onClick={() => void test(hook)} aria-label={`Test webhook ${hook.url}`}>Test</button>
                   <button type="button" class="small danger" onClick={() => void remove(hook)} aria-label={`Delete webhook ${hook.url}`}>Delete</button>
                 </td>
