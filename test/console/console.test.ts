@@ -55,8 +55,12 @@ async function headers(page: Page, table: string): Promise<string[]> {
 async function previewSize(page: Page): Promise<[number, number]> {
   const img = page.getByRole('img', { name: /^Preview of page 1 of 1/ });
   await img.waitFor();
-  await page.waitForFunction('[...document.images].some((i) => i.complete && i.naturalWidth > 0)');
-  return img.evaluate((i) => [(i as unknown as { naturalWidth: number }).naturalWidth, (i as unknown as { naturalHeight: number }).naturalHeight] as [number, number]);
+  // decode() settles once the PNG is decoded: its natural size is then known (a function, not a string: the CSP forbids eval)
+  return img.evaluate(async (i) => {
+    const image = i as unknown as { decode(): Promise<void>; naturalWidth: number; naturalHeight: number };
+    await image.decode();
+    return [image.naturalWidth, image.naturalHeight] as [number, number];
+  });
 }
 
 for (const width of WIDTHS) {
