@@ -378,10 +378,10 @@ export class HttpServer {
     res.endWithoutBody();
   }
 
-  /** GET and HEAD outside the API routes: a static file when a mount covers the path, else the 404 envelope. */
+  /** GET and HEAD outside the API routes: a static file when a mount covers the path, else the 404 envelope (always below /api/). */
   private fallback(res: HttpResponse, req: HttpRequest): void {
     const url = req.getUrl();
-    if (url.startsWith(API_PREFIX) || !this.site.covers(url)) {
+    if (url.startsWith('/api/') || !this.site.covers(url)) {
       this.notFound(res, req);
       return;
     }
