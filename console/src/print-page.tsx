@@ -2,7 +2,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { documentBody, type DocumentBody } from './document-file';
 import { useLive, useSession } from './session';
-import type { Job } from './types';
+import type { Job, Printer } from './types';
 import { ErrorText, useAction } from './ui';
 import { printerName } from './words';
 
@@ -112,10 +112,11 @@ function JobProgress({ jobs }: { jobs: Job[] }) {
   );
 }
 
-function targetsOf(printers: Array<{ path: string; tags: string[]; model?: string }>): Array<{ value: string; label: string }> {
+/** Each printer by path, then each tag as a `tag_` target. */
+function targetsOf(printers: Printer[]): Array<{ value: string; label: string }> {
   const tags = [...new Set(printers.flatMap((p) => p.tags))].sort();
   return [
-    ...printers.map((p) => ({ value: p.path, label: p.model ? `${printerName(p as any)} (${p.path})` : p.path })),
+    ...printers.map((p) => ({ value: p.path, label: p.model ? `${printerName(p)} (${p.path})` : p.path })),
     ...tags.map((t) => ({ value: `tag_${t}`, label: `tag: ${t}` })),
   ];
 }

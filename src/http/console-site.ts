@@ -1,7 +1,7 @@
 // The web console's static mount: its files (embedded in the bundle, or a folder), served at `/` with the page's security headers.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { staticDirectory } from './static-dir';
+import { staticDirectory, type StaticFiles } from './static-dir';
 import { memoryFiles } from './static-memory';
 import type { StaticMount } from './static-site';
 
@@ -31,7 +31,7 @@ export async function consoleMount(source: ConsoleSource): Promise<StaticMount |
   return files ? { urlPrefix: '/', files, spa: true, headers: CONSOLE_HEADERS } : null;
 }
 
-async function consoleFiles(source: ConsoleSource) {
+async function consoleFiles(source: ConsoleSource): Promise<StaticFiles | null> {
   if (source.dir) return staticDirectory(source.dir);
   if (typeof PRINTPROXY_CONSOLE_FILES === 'string') return memoryFiles(JSON.parse(PRINTPROXY_CONSOLE_FILES) as Record<string, string>);
   const built = join(__dirname, '..', '..', 'dist', 'console');
