@@ -44,7 +44,10 @@ function SignedIn({ apiKey, signOut }: { apiKey: string; signOut: Session['signO
       api.setKey(key);
       socket.current?.setKey(key);
     };
-    return { api, live: new LiveData(api), signOut, useNewKey };
+    const live = new LiveData(api);
+    // read at once, not after the first paint: the lists are what the page waits for
+    void live.reload();
+    return { api, live, signOut, useNewKey };
   }, [apiKey]);
   useEffect(() => {
     const { live } = session;
@@ -54,7 +57,6 @@ function SignedIn({ apiKey, signOut }: { apiKey: string; signOut: Session['signO
       refused: () => signOut('The device refused the API key: it is wrong, or it was changed. Sign in again.'),
       connected: (up) => live.setConnected(up),
     });
-    void live.reload();
     return () => socket.current?.close();
   }, [session]);
   return (

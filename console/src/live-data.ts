@@ -24,14 +24,13 @@ export class LiveData {
     return () => this.listeners.delete(listener);
   }
 
-  /** Re-reads printers and jobs. */
+  /** Re-reads printers and jobs, each shown as soon as it arrives. */
   async reload(): Promise<void> {
-    try {
-      const [printers, jobs] = await Promise.all([this.api.get<Printer[]>('/printers'), this.api.get<Job[]>('/jobs')]);
-      this.set({ printers, jobs: sortJobs(jobs), error: null });
-    } catch (err) {
-      this.set({ error: (err as Error).message });
-    }
+    const fail = (err: unknown) => this.set({ error: (err as Error).message });
+    await Promise.all([
+      this.api.get<Printer[]>('/printers').then((printers) => this.set({ printers, error: null }), fail),
+      this.api.get<Job[]>('/jobs').then((jobs) => this.set({ jobs: sortJobs(jobs) }), fail),
+    ]);
   }
 
   /** Marks the socket up or down. */
