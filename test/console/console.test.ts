@@ -12,6 +12,8 @@ import { startInProcess, type InProcessDaemon } from '../helpers/in-process-daem
 import { decodeLabels } from '../render/zpl-label-decode';
 
 let key = 'inproc-key-0123456789abcdef';
+/** Roles of the controls a person operates: each must have an accessible name. */
+const CONTROL_ROLES = new Set(['button', 'link', 'textbox', 'combobox', 'checkbox', 'spinbutton', 'searchbox', 'listbox', 'radio', 'slider', 'switch', 'menuitem', 'tab']);
 let d: InProcessDaemon;
 let zebra: ZplPrinterEmulator;
 let browser: BrowserContext;
@@ -203,6 +205,8 @@ for (const width of WIDTHS) {
       const before = zebra.jobs().length;
       await page.getByLabel('Document', { exact: true }).setInputFiles({ name: 'held.zpl', mimeType: 'text/plain', buffer: Buffer.from('^XA^FO20,20^A0N,30,30^FDheld^FS^XZ') });
       await page.getByLabel('Printer', { exact: true }).selectOption(label);
+      await page.getByRole('button', { name: 'Preview' }).click();
+      assert.equal(await page.getByRole('alert').innerText(), 'Preview not available: ZPL goes to the printer as it is: the device draws no preview of it', 'an API error in words');
       await page.getByRole('button', { name: 'Print', exact: true }).click();
       const progress = page.locator('.job-state.queued');
       await progress.waitFor();
@@ -223,6 +227,53 @@ for (const width of WIDTHS) {
     } finally {
       zebra.state.paperOut = false;
     }
+  });
+
+  test(`every control on every page has an accessible name; pages, scan and a printer's page reached by keyboard alone; light and dark follow the system (${width.name})`, async () => {
+    const page = await signedIn(width);
+    const cdp = await page.context().newCDPSession(page);
+    const unnamed = async (where: string) => {
+      const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as { nodes: Array<{ ignored: boolean; role?: { value: string }; name?: { value: string } }> };
+      const controls = nodes.filter((n) => !n.ignored && CONTROL_ROLES.has(n.role?.value ?? ''));
+      assert.ok(controls.length > 3, `${where}: controls found`);
+      return controls.filter((n) => !n.name?.value?.trim()).map((n) => `${where}: a ${n.role!.value} without a name`);
+    };
+    const missing: string[] = [];
+    for (const link of ['Overview', 'Printers', 'Print', 'Jobs', 'Settings']) {
+      await navTo(page, link);
+      if (link === 'Printers') await page.getByRole('button', { name: 'Add printer' }).click();
+      missing.push(...(await unnamed(link)));
+    }
+    await navTo(page, 'Printers');
+    await page.getByRole('link', { name: 'Zebra ZD421' }).click();
+    await page.getByRole('heading', { name: 'Zebra ZD421', level: 1 }).waitFor();
+    missing.push(...(await unnamed('printer page')));
+    assert.deepEqual(missing, []);
+
+    await navTo(page, 'Overview');
+    const focusOn = async (name: string) => {
+      for (let i = 0; i < 60 && (await page.evaluate('document.activeElement?.textContent?.trim()')) !== name; i += 1) await page.keyboard.press('Tab');
+      assert.equal(await page.evaluate('document.activeElement?.textContent?.trim()'), name, `Tab reaches ${name}`);
+    };
+    await focusOn('Printers');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Printers', level: 1 }).waitFor();
+    await focusOn('Scan for printers');
+    await page.keyboard.press('Enter');
+    await page.getByText('Scan finished.').waitFor();
+    await focusOn('Zebra ZD421');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Zebra ZD421', level: 1 }).waitFor();
+
+    const background = () => page.evaluate<string>('getComputedStyle(document.body).backgroundColor');
+    await page.emulateMedia({ colorScheme: 'light' });
+    assert.equal(await background(), 'rgb(246, 247, 249)');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    assert.equal(await background(), 'rgb(18, 21, 26)');
+    await screenshot(page, 'printer-dark', width);
+    await navTo(page, 'Printers');
+    await screenshot(page, 'printers-dark', width);
+    await page.close();
   });
 
   test(`Settings: a webhook added, tested and deleted (${width.name})`, async () => {
