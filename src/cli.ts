@@ -24,6 +24,8 @@ export interface DaemonOptions {
   timeouts: { connectMs: number; idleMs: number; queryMs: number };
   /** Shortest time between two background status probes of one printer (env PRINTPROXY_MONITOR_INTERVAL_MS; events.md: 5 s). */
   monitorIntervalMs: number;
+  /** Time between two `~HS` reads while a label printer's accepted jobs are followed until printed (env PRINTPROXY_PRINTED_POLL_MS). */
+  printedPollMs: number;
   /** Webhook delivery limits (env PRINTPROXY_WEBHOOK_RETRY_BASE_MS, _RETRY_CAP_MS, _RETRY_HORIZON_MS, _TIMEOUT_MS; events.md defaults). */
   webhooks: { retryBaseMs: number; retryCapMs: number; retryHorizonMs: number; timeoutMs: number };
 }
@@ -51,7 +53,7 @@ env: PRINTPROXY_DATA_DIR, PRINTPROXY_API_KEY, PRINTPROXY_MDNS=0, PRINTPROXY_NATI
      PRINTPROXY_TCP_CONNECT_TIMEOUT_MS (5000), PRINTPROXY_TCP_IDLE_TIMEOUT_MS (15000), PRINTPROXY_TCP_QUERY_TIMEOUT_MS (1500),
      PRINTPROXY_WEBHOOK_RETRY_BASE_MS (1000), PRINTPROXY_WEBHOOK_RETRY_CAP_MS (3600000),
      PRINTPROXY_WEBHOOK_RETRY_HORIZON_MS (86400000), PRINTPROXY_WEBHOOK_TIMEOUT_MS (10000),
-     PRINTPROXY_MONITOR_INTERVAL_MS (5000)`;
+     PRINTPROXY_MONITOR_INTERVAL_MS (5000), PRINTPROXY_PRINTED_POLL_MS (1000)`;
 
 /** Parses argv (without node and script) and env into a Command; throws UsageError. */
 export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Command {
@@ -81,6 +83,7 @@ function parseDaemonFlags(args: string[], env: NodeJS.ProcessEnv): DaemonOptions
       queryMs: envMs(env, 'PRINTPROXY_TCP_QUERY_TIMEOUT_MS', 1500),
     },
     monitorIntervalMs: envMs(env, 'PRINTPROXY_MONITOR_INTERVAL_MS', 5000),
+    printedPollMs: envMs(env, 'PRINTPROXY_PRINTED_POLL_MS', 1000),
     webhooks: {
       retryBaseMs: envMs(env, 'PRINTPROXY_WEBHOOK_RETRY_BASE_MS', 1000),
       retryCapMs: envMs(env, 'PRINTPROXY_WEBHOOK_RETRY_CAP_MS', 3_600_000),

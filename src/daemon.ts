@@ -124,6 +124,7 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
     now: Date.now,
     onJobEnded: (job) => status?.invalidate(job.printer),
     onDetails: (path, details) => registry.setDetails(path, details),
+    printed: { pollMs: options.printedPollMs, maxFollowMs: HOUR_MS / 2 },
   });
   status = new StatusCache({ probe: (path) => runtimes.of(path).status(), budgetMs: 1000, ttlMs: 2000, onChange: statusEvent(bus) });
   const stopWatching = watchDevice({ registry, status, settings, bus });

@@ -33,16 +33,23 @@ interface Conn {
 /** Serves the WebSocket route table and keeps track of open sockets so the server can close them on shutdown. */
 export class SocketHub {
   private readonly open = new Set<UwsSocket>();
+  private readonly apps: TemplatedApp[] = [];
 
-  constructor(private readonly deps: SocketHubDeps) {}
+  constructor(private readonly deps: SocketHubDeps) {
+    const fanout = { publish: (topic: string, message: string) => this.apps.forEach((app) => app.publish(topic, message, false, false)) };
+    for (const route of deps.routes) route.attach?.(fanout);
+  }
 
   /** Registers every route on `app` (before the app's catch-all routes). */
   mount(app: TemplatedApp): void {
     const { settings } = this.deps;
+    this.apps.push(app);
     for (const route of this.deps.routes) {
       app.ws<Conn>(this.deps.prefix + route.path, {
         maxPayloadLength: settings.maxMessageBytes,
-        maxBackpressure: settings.maxBufferedBytes,
+        // published events are checked against the bound after each burst (1013); past twice the bound a socket is closed rather than skipped (no gap)
+        maxBackpressure: settings.maxBufferedBytes * 2,
+        closeOnBackpressureLimit: 1,
         idleTimeout: settings.idleTimeoutSeconds,
         sendPingsAutomatically: true,
         upgrade: (res, req, context) => this.upgrade(route, res, req, (conn, key, extensions) => res.upgrade(conn, key, '', extensions, context)),
@@ -176,6 +183,14 @@ class UwsSocket implements Socket {
       return false;
     }
     return true;
+  }
+
+  subscribe(topic: string): void {
+    if (!this.closedFlag) this.ws.subscribe(topic);
+  }
+
+  unsubscribe(topic: string): void {
+    if (!this.closedFlag) this.ws.unsubscribe(topic);
   }
 
   bufferedAmount(): number {

@@ -7,6 +7,10 @@ export interface Socket {
    * the bound (the socket is then closed with 1013, and the session's `closed` runs before `send` returns).
    */
   send(text: string): boolean;
+  /** Receives every message published to `topic` from now on (after anything sent to it before). */
+  subscribe(topic: string): void;
+  /** Stops receiving `topic`. */
+  unsubscribe(topic: string): void;
   /** Bytes queued for this client and not yet written to the network. */
   bufferedAmount(): number;
   /** Queued bytes past which the socket is closed with 1013 (a slow reader). */
@@ -38,6 +42,11 @@ export interface SocketSession {
   closed?(code: number, reason: string): void;
 }
 
+/** Sends one message to every socket subscribed to a topic, on every listener (HTTP and HTTPS), in native code. */
+export interface Fanout {
+  publish(topic: string, message: string): void;
+}
+
 /** One WebSocket operation, mounted at `/api/v1` + `path`. */
 export interface SocketRoute {
   /** Path below `/api/v1`, e.g. `/events`. */
@@ -45,6 +54,8 @@ export interface SocketRoute {
   summary: string;
   /** Defaults to true: the API key by header at upgrade, or as `{"type":"auth","apiKey":"..."}` first message (events.md). */
   auth?: boolean;
+  /** Called once, when the server takes the route, with the publish of topics to subscribed sockets. */
+  attach?(fanout: Fanout): void;
   /** Called once the socket is open and authenticated; a throw closes it with 1011. */
   open(socket: Socket, request: SocketRequest): SocketSession;
 }

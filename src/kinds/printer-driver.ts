@@ -36,6 +36,8 @@ export interface PrinterDriver {
   status(): Promise<DriverStatus>;
   /** True when a status probe may run while a job is being sent (its own channel: IPP requests, the USB control endpoint); false: it waits for the device. */
   readonly statusBesideJobs?: boolean;
+  /** Label formats the printer has accepted but not yet printed (ZPL `~HS`), or null when it cannot tell; absent for printers that never say. */
+  unprintedFormats?(): Promise<number | null>;
   /** Live state of a printer-side job, for printers that keep one (IPP); undefined otherwise. */
   jobState?(printerJobId: string): Promise<PrinterJobState>;
 }

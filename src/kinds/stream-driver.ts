@@ -9,6 +9,8 @@ export interface StreamDriverParts {
   /** Seed 4.5.1 pre-flight; absent for printers without one (USB, raw receipt printers). */
   preflight?: () => Promise<PreflightOutcome>;
   status: () => Promise<LiveStatus>;
+  /** Formats accepted but not yet printed (ZPL printers that answer `~HS`); absent where the printer cannot tell. */
+  unprinted?: () => Promise<number | null>;
   /** The status probe has a channel of its own beside the job's (USB control requests); default false. */
   statusBesideJobs?: boolean;
 }
@@ -16,9 +18,11 @@ export interface StreamDriverParts {
 /** Sends prepared bytes over a Transport. */
 export class StreamDriver implements PrinterDriver {
   readonly statusBesideJobs: boolean;
+  readonly unprintedFormats?: () => Promise<number | null>;
 
   constructor(private readonly parts: StreamDriverParts) {
     this.statusBesideJobs = parts.statusBesideJobs ?? false;
+    if (parts.unprinted) this.unprintedFormats = parts.unprinted;
   }
 
   /** The printer's pre-flight, or `ready` when it has none. */

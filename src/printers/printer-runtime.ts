@@ -10,7 +10,9 @@ import { isFinished, type JobRecord, type PrinterJobState } from '../schemas/job
 import type { PrintOptions } from '../schemas/print-options';
 import type { LiveStatus, PrinterRecord } from '../schemas/printer';
 import type { Readiness } from '../schemas/readiness';
+import { countFormats } from '../zpl/zpl-formats';
 import { Mutex } from '../util/mutex';
+import { PrintedTracker } from './printed-tracker';
 import { sleep } from '../util/sleep';
 import { withinBudget } from '../util/within-budget';
 
@@ -35,6 +37,8 @@ export interface RuntimeDeps {
   onJobEnded?: (job: JobRecord) => void;
   /** Called with what a status probe learned about the printer (IPP capabilities). */
   onDetails?: (path: string, details: PrinterDetails) => void;
+  /** How a label printer's buffer is followed after a job until its labels are out (events.md `job.printed`). */
+  printed: { pollMs: number; maxFollowMs: number };
 }
 
 /** One job as the runtime runs it; the spooler keeps where its bytes come from and what is on disk. */
@@ -67,7 +71,7 @@ const PRINTER_WAIT_MS = 120_000;
 export class PrinterRuntime {
   private readonly queue = new Mutex();
   private readonly device = new Mutex();
-  private driverState: { key: string; driver: PrinterDriver } | null = null;
+  private driverState: { key: string; driver: PrinterDriver; printed: PrintedTracker<JobRecord> | null } | null = null;
   /** Jobs queued or running here, by id. */
   private readonly active = new Map<string, JobWork>();
   /** Jobs the printer holds (accepted, not ended), with the controller whose abort cancels them at the printer. */
@@ -172,6 +176,7 @@ export class PrinterRuntime {
   /** Stops starting jobs; queued `wait: true` jobs fail (nobody will answer them); resolves when running jobs ended or `graceMs` passed. */
   async close(graceMs: number, keepQueued: (work: JobWork) => boolean): Promise<void> {
     this.closed = true;
+    this.driverState?.printed?.stop();
     for (const work of this.active.values()) {
       if (!keepQueued(work) && work.job.state === 'queued') this.finish(work.job, 'failed', new DeviceError('SHUTDOWN', 'the device is shutting down'));
     }
@@ -206,7 +211,7 @@ export class PrinterRuntime {
       // a printer that holds the job is read live; without its job id there is nothing to read, so it counts as done
       held = Boolean(result.pending && result.printerJobId) && !isFinished(job.state);
       if (held) this.tracked.set(job.jobId, controller);
-      else this.finish(job, 'completed', null);
+      else if (this.finish(job, 'completed', null)) this.followPrinted(job, prepared);
     } catch (err) {
       this.finish(job, 'failed', toDeviceError(err));
     } finally {
@@ -270,8 +275,37 @@ export class PrinterRuntime {
   /** The printer's driver, opened again when its connection, content or locator changed. */
   private driverOf(printer: PrinterRecord): PrinterDriver {
     const key = JSON.stringify([printer.connection, printer.content, printer.locator ?? null]);
-    if (this.driverState?.key !== key) this.driverState = { key, driver: this.deps.openDriver(printer) };
+    if (this.driverState?.key !== key) {
+      this.driverState?.printed?.stop();
+      const driver = this.deps.openDriver(printer);
+      this.driverState = { key, driver, printed: this.printedTracker(driver) };
+    }
     return this.driverState.driver;
+  }
+
+  /** A tracker of printed labels for a driver whose printer reports its buffer; null for the others. */
+  private printedTracker(driver: PrinterDriver): PrintedTracker<JobRecord> | null {
+    const unprinted = driver.unprintedFormats;
+    if (!unprinted) return null;
+    return new PrintedTracker<JobRecord>({
+      unprinted: () => this.device.run(() => unprinted.call(driver)),
+      onPrinted: (job) => this.markPrinted(job),
+      pollMs: this.deps.printed.pollMs,
+      maxFollowMs: this.deps.printed.maxFollowMs,
+      maxSilentProbes: 3,
+      now: this.deps.now,
+    });
+  }
+
+  /** Follows a completed job's labels through the printer's buffer, where the printer reports one. */
+  private followPrinted(job: JobRecord, prepared: PreparedDocument): void {
+    const tracker = this.driverState?.printed;
+    if (tracker && !this.closed) tracker.follow(job, countFormats(prepared.bytes) * prepared.repeat);
+  }
+
+  private markPrinted(job: JobRecord): void {
+    job.printedAt = new Date(this.deps.now()).toISOString();
+    this.deps.bus.emit('job.printed', { jobId: job.jobId, printerPath: this.path });
   }
 
   /** One Get-Job-Attributes (through the driver) for `job`, registered as in flight; null when it fails. */
@@ -293,8 +327,9 @@ export class PrinterRuntime {
     this.emit(job);
   }
 
-  private finish(job: JobRecord, state: 'completed' | 'failed', error: DeviceError | null): void {
-    if (isFinished(job.state)) return;
+  /** Ends a job once; false when it had already ended (a cancel won the race). */
+  private finish(job: JobRecord, state: 'completed' | 'failed', error: DeviceError | null): boolean {
+    if (isFinished(job.state)) return false;
     this.tracked.delete(job.jobId);
     job.state = state;
     job.error = error ? (error.code === 'CANCELED' ? 'Canceled' : error.message) : null;
@@ -303,6 +338,7 @@ export class PrinterRuntime {
     if (error) this.deps.logger.warn('job failed', { jobId: job.jobId, printer: job.printer, error: job.error });
     this.emit(job);
     this.deps.onJobEnded?.(job);
+    return true;
   }
 
   private emit(job: JobRecord): void {

@@ -160,6 +160,7 @@ export class Spooler {
       contentType: sub.document.contentType,
       size: sub.data?.length ?? 0,
       cupsJobId: String(this.seq),
+      printedAt: null,
     };
     this.deps.store.add(job);
     const spooled = this.spooled(job, this.seq, sub.document, sub.wait ? sub.data : null, sub.options, sub.wait);
@@ -168,7 +169,7 @@ export class Spooler {
   }
 
   private restore(entry: SpoolEntry): Spooled {
-    const job: JobRecord = { ...entry.job, state: 'queued', errorCode: entry.job.errorCode ?? null };
+    const job: JobRecord = { ...entry.job, state: 'queued', errorCode: entry.job.errorCode ?? null, printedAt: null };
     this.deps.store.add(job);
     this.onDisk.add(job.jobId);
     return this.spooled(job, entry.seq, entry.document, null, entry.options, false);

@@ -10,7 +10,7 @@ import { tempDir } from '../helpers/temp-dir';
 export function spoolEntry(jobId: string, seq: number, inline = true): SpoolEntry {
   return {
     seq,
-    job: { jobId, printer: 'tcp_127-0-0-1_9100', target: 'tcp_127-0-0-1_9100', title: jobId, source: null, state: 'queued', error: null, errorCode: null, createdAt: new Date(0).toISOString(), completedAt: null, contentType: 'zpl', size: 0, cupsJobId: null },
+    job: { jobId, printer: 'tcp_127-0-0-1_9100', target: 'tcp_127-0-0-1_9100', title: jobId, source: null, state: 'queued', error: null, errorCode: null, createdAt: new Date(0).toISOString(), completedAt: null, contentType: 'zpl', size: 0, cupsJobId: null, printedAt: null },
     document: { source: inline ? { kind: 'inline' } : { kind: 'url', url: 'http://127.0.0.1:1/x' }, format: 'zpl', contentType: 'zpl' },
     options: {} as SpoolEntry['options'],
   };

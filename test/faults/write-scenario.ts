@@ -61,7 +61,7 @@ function spoolEntry(jobId: string, seq: number): SpoolEntry {
   const inline = JOB_BYTES[jobId] !== null;
   return {
     seq,
-    job: { jobId, printer: 'tcp_127-0-0-1_9102', target: 'tcp_127-0-0-1_9102', title: jobId, source: null, state: 'queued', error: null, errorCode: null, createdAt: new Date(0).toISOString(), completedAt: null, contentType: 'zpl', size: 0, cupsJobId: null },
+    job: { jobId, printer: 'tcp_127-0-0-1_9102', target: 'tcp_127-0-0-1_9102', title: jobId, source: null, state: 'queued', error: null, errorCode: null, createdAt: new Date(0).toISOString(), completedAt: null, contentType: 'zpl', size: 0, cupsJobId: null, printedAt: null },
     document: { source: inline ? { kind: 'inline' } : { kind: 'url', url: 'http://127.0.0.1:1/label.zpl' }, format: 'zpl', contentType: 'zpl' },
     options: {} as SpoolEntry['options'],
   };

@@ -34,6 +34,7 @@ export function spoolerHarness(options: HarnessOptions): { spooler: Spooler; sto
     holdRetryMs: 10,
     maxHoldMs: 60_000,
     now,
+    printed: { pollMs: 10, maxFollowMs: 60_000 },
   });
   const store = new JobStore({ retentionMs: 3_600_000, maxRecords: 10_000 });
   const spooler = new Spooler({

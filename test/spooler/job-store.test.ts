@@ -5,7 +5,7 @@ import type { JobRecord } from '../../src/schemas/job';
 import { JobStore } from '../../src/spooler/job-store';
 
 function job(id: number, at: number, state: JobRecord['state'] = 'completed'): JobRecord {
-  return { jobId: `pj_${String(id).padStart(12, '0')}`, printer: 'p', target: 'p', title: 't', source: null, state, error: null, errorCode: null, createdAt: new Date(at).toISOString(), completedAt: null, contentType: 'zpl', size: 1, cupsJobId: String(id) };
+  return { jobId: `pj_${String(id).padStart(12, '0')}`, printer: 'p', target: 'p', title: 't', source: null, state, error: null, errorCode: null, createdAt: new Date(at).toISOString(), completedAt: null, contentType: 'zpl', size: 1, cupsJobId: String(id), printedAt: null };
 }
 
 test('records expire after the retention period', () => {

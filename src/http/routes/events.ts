@@ -5,7 +5,8 @@ import { DeviceEventSchema } from '../../schemas/event-socket';
 import { SubscribeMessageSchema } from '../../schemas/event-socket';
 import { compileValidator } from '../../schemas/validate';
 import { patternMatchingNothing, wants, type EventFilter } from '../../events/event-filter';
-import type { EventRing, RingEntry } from '../../events/event-ring';
+import { EventTopics } from '../event-topics';
+import type { EventRing } from '../../events/event-ring';
 import { takesPrinterStatus, type StatusDemand } from '../../events/status-demand';
 
 const validateSubscribe = compileValidator(SubscribeMessageSchema);
@@ -27,16 +28,13 @@ export const EVENTS_SOCKET_DOC: WebSocketDoc = {
 
 /** The route: every event of `ring` to each authenticated client that wants it, after the retained ones it missed. */
 export function eventsSocket(ring: EventRing, bootId: string, demand?: StatusDemand): SocketRoute {
+  const topics = new EventTopics(ring);
   return {
     path: '/events',
     summary: 'Live events (events.md): job.state, job.printed, printer.status, printer.added/updated/removed, device.settings',
-    open: (socket, request) => openSession(ring, bootId, socket, request, demand),
+    attach: (fanout) => topics.attach(fanout),
+    open: (socket, request) => new EventsSession(ring, socket, request, bootId, topics, demand).session(),
   };
-}
-
-
-function openSession(ring: EventRing, bootId: string, socket: Socket, request: SocketRequest, demand?: StatusDemand): SocketSession {
-  return new EventsSession(ring, socket, request, bootId, demand).session();
 }
 
 /** One client: hello, then the replay of what it missed (or a reset), then live events, each through its filter. */
@@ -45,35 +43,50 @@ class EventsSession {
   /** Id after which the replay starts; null when there is none (or once it ran). */
   private cursor: number | null = null;
   private release: (() => void) | null = null;
-  private unsubscribe: () => void = () => undefined;
+  /** The topic this client's live events come through; null before it joined or once it left. */
+  private topic: string | null = null;
 
-  constructor(private readonly ring: EventRing, private readonly socket: Socket, request: SocketRequest, bootId: string, private readonly demand?: StatusDemand) {
+  constructor(
+    private readonly ring: EventRing,
+    private readonly socket: Socket,
+    request: SocketRequest,
+    bootId: string,
+    private readonly topics: EventTopics,
+    private readonly demand?: StatusDemand,
+  ) {
     this.filter = initialFilter(request);
     socket.send(JSON.stringify({ type: 'hello', bootId, lastId: ring.lastId }));
     const resume = resumePoint(request, bootId);
     if (resume === 'reset' || (resume !== null && ring.after(resume) === null)) socket.send('{"type":"reset"}');
     else if (resume !== null) this.cursor = resume;
     if (!socket.isOpen) return;
-    this.unsubscribe = ring.subscribe((entry) => this.live(entry));
-    this.claim();
+    // the replay goes out first, then the topic: nothing is emitted in between (this all runs in one turn)
     this.pump();
+    if (!socket.isOpen) return;
+    this.topic = topics.join(socket, this.filter);
+    this.claim();
   }
 
   session(): SocketSession {
     return {
       message: (text) => {
-        applyMessage(text, this.filter, this.socket);
+        if (applyMessage(text, this.filter, (reply) => this.socket.send(reply))) this.rejoin();
         this.claim();
       },
       closed: () => {
-        this.unsubscribe();
+        if (this.topic) this.topics.leave(this.socket, this.topic);
+        this.topic = null;
+        this.topics.forget(this.socket);
         this.release?.();
       },
     };
   }
 
-  private live(entry: RingEntry): void {
-    if (wants(this.filter, entry.event)) this.socket.send(entry.json);
+  /** A new filter: the client moves to that filter's topic. */
+  private rejoin(): void {
+    if (!this.topic || !this.socket.isOpen) return;
+    this.topics.leave(this.socket, this.topic);
+    this.topic = this.topics.join(this.socket, this.filter);
   }
 
   /**
@@ -129,23 +142,26 @@ function resumePoint(request: SocketRequest, bootId: string): number | 'reset' |
 }
 
 /** A `subscribe` message replaces the filter; anything else is answered with an `error` message, the socket stays open. */
-function applyMessage(text: string, filter: EventFilter, socket: Socket): void {
+/** True when the message changed the filter. */
+function applyMessage(text: string, filter: EventFilter, reply: (text: string) => void): boolean {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    socket.send(JSON.stringify({ type: 'error', message: 'messages must be JSON' }));
-    return;
+    reply(JSON.stringify({ type: 'error', message: 'messages must be JSON' }));
+    return false;
   }
-  if ((parsed as { type?: unknown } | null)?.type === 'auth') return;
+  if ((parsed as { type?: unknown } | null)?.type === 'auth') return false;
   try {
     const message = validateSubscribe(parsed);
     const typo = message.types ? patternMatchingNothing(message.types) : undefined;
     if (typo !== undefined) throw new Error(`types: ${typo} matches no event type`);
     filter.types = message.types ?? null;
     filter.printers = message.printers ?? null;
-    socket.send(JSON.stringify({ type: 'subscribed', types: filter.types, printers: filter.printers }));
+    reply(JSON.stringify({ type: 'subscribed', types: filter.types, printers: filter.printers }));
+    return true;
   } catch (err) {
-    socket.send(JSON.stringify({ type: 'error', message: (err as Error).message }));
+    reply(JSON.stringify({ type: 'error', message: (err as Error).message }));
+    return false;
   }
 }

@@ -4,7 +4,7 @@ import { networkPath } from '../printer-path';
 import type { PrinterKind } from '../printer-kind';
 import { StreamDriver } from '../stream-driver';
 import { isRawTcp, tcpAddress } from '../tcp-connection';
-import { probeZplContent, tcpTransport, zplTcpPreflight, zplTcpStatus } from './zpl-tcp';
+import { probeZplContent, tcpTransport, zplTcpPreflight, zplTcpStatus, zplTcpUnprinted } from './zpl-tcp';
 
 /** ZPL over TCP; also the kind that addresses and probes every new manual TCP printer (a `~HS` answer means ZPL). */
 export const zplTcpKind: PrinterKind = {
@@ -19,7 +19,12 @@ export const zplTcpKind: PrinterKind = {
   openDriver(printer, deps) {
     const { host, port } = tcpAddress(printer.connection);
     const transport = tcpTransport(host, port, deps.timeouts);
-    return new StreamDriver({ transport, preflight: () => zplTcpPreflight(transport, deps.timeouts), status: () => zplTcpStatus(transport, deps.timeouts) });
+    return new StreamDriver({
+      transport,
+      preflight: () => zplTcpPreflight(transport, deps.timeouts),
+      status: () => zplTcpStatus(transport, deps.timeouts),
+      unprinted: () => zplTcpUnprinted(transport, deps.timeouts),
+    });
   },
   language: () => 'zpl',
   testDocument: async (_printer, info) => ({ title: 'Test label', data: Buffer.from(buildTestLabel(info), 'utf8'), format: 'zpl', contentType: 'zpl' }),

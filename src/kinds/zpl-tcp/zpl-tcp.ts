@@ -4,6 +4,7 @@ import type { Transport } from '../../transports/transport';
 import { queryReadiness, zplPreflight } from './zpl-preflight';
 import { readinessFromHostStatus, statusReasonsFromReadiness } from '../../zpl/zpl-readiness';
 import { HOST_STATUS_COMMAND, isHostStatusComplete, parseHostStatus } from '../../zpl/zpl-status';
+import { unprintedFormats } from '../../zpl/zpl-formats';
 import type { LiveStatus } from '../../schemas/printer';
 import type { PreflightOutcome } from '../printer-driver';
 import type { TransportTimeouts } from '../../transports/transport';
@@ -33,6 +34,16 @@ export async function zplTcpStatus(transport: Transport, timeouts: TransportTime
     return readiness.ready ? { status: 'online', statusReasons: [] } : { status: 'error', statusReasons: statusReasonsFromReadiness(readiness) };
   } catch {
     return { status: 'unknown', statusReasons: [] };
+  }
+}
+
+/** Formats a ZPL printer holds but has not printed, from one `~HS`; null when it is silent, garbled or unreachable. */
+export async function zplTcpUnprinted(transport: Transport, timeouts: TransportTimeouts): Promise<number | null> {
+  try {
+    const reply = await transport.query(HOST_STATUS_COMMAND, isHostStatusComplete, Math.min(timeouts.queryMs, 900));
+    return reply ? unprintedFormats(parseHostStatus(reply)) : null;
+  } catch {
+    return null;
   }
 }
 

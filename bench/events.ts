@@ -1,0 +1,123 @@
+// Live events under load: print jobs/s over 8 emulated printers with no listener and with 100 WebSocket clients
+// subscribed to job.state (in a second process), side by side in one tinybench run, and the p50/p99 from a job's
+// state change (the event's emission time) to its arrival at a client.
+// Run: npm run build && node --import tsx bench/events.ts [seconds-per-task]
+import { fork, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import { availableParallelism } from 'node:os';
+import { once } from 'node:events';
+import { Bench } from 'tinybench';
+import { startDaemon, type DaemonHandle } from '../test/helpers/daemon-process';
+import { ZplPrinterEmulator } from '../test/fixtures/zebra-tcp-printer';
+
+const seconds = Number(process.argv[2] ?? 5);
+const LISTENERS = 100;
+const CONCURRENCY = 32;
+const LABEL = ('^XA^FO20,20^A0N,30,30^FD' + 'x'.repeat(2000) + '^FS^XZ').slice(0, 2048);
+const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
+function post(d: DaemonHandle, path: string, body: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: '127.0.0.1', port: d.port, method: 'POST', path: `/api/v1/print/${path}`, agent, headers: { 'X-API-Key': d.apiKey, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } },
+      (res) => {
+        res.resume();
+        res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`HTTP ${res.statusCode}`))));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** User + system CPU seconds a process has used so far (/proc/PID/stat). */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** One batch: CONCURRENCY jobs at once, spread over the printers. */
+function batch(d: DaemonHandle, paths: string[], body: string): Promise<void> {
+  return Promise.all(Array.from({ length: CONCURRENCY }, (_, i) => post(d, paths[i % paths.length], body))).then(() => undefined);
+}
+
+async function ask(child: ChildProcess, message: Record<string, unknown>): Promise<any> {
+  const answer = once(child, 'message');
+  child.send(message);
+  const [reply] = (await answer) as [{ cmd: string; message?: string }];
+  if (reply.cmd === 'error') throw new Error(reply.message);
+  return reply;
+}
+
+async function main(): Promise<void> {
+  const entry = existsSync('dist/printproxyd.cjs') ? 'dist/printproxyd.cjs' : undefined;
+  const d = await startDaemon({ entry });
+  const emulators = Array.from({ length: 8 }, () => new ZplPrinterEmulator());
+  for (const e of emulators) e.discard = true;
+  const paths: string[] = [];
+  for (const e of emulators) {
+    const port = await e.start();
+    const res = await d.api('POST', '/printers', { body: { connection: { type: 'network', host: '127.0.0.1', port, protocol: 'tcp' }, content: 'zpl' } });
+    paths.push(res.body.result.content.path);
+  }
+  const body = JSON.stringify({ content: LABEL, contentType: 'zpl' });
+  const listeners = fork(new URL('./event-listeners.ts', import.meta.url).pathname, [], { execArgv: ['--import', 'tsx'] });
+
+  const bench = new Bench({ time: seconds * 1000, warmupTime: 1000 });
+  /** Daemon CPU seconds per 1,000 jobs, per task (the last phase, warm-up or run, that task ran). */
+  const cpuPerKiloJob: Record<string, number> = {};
+  let listenerCpuPerKiloJob = 0;
+  let jobs = 0;
+  const task = (name: string, open?: () => Promise<void>, close?: () => Promise<void>) => {
+    let cpuAtStart = 0;
+    let listenerCpuAtStart = 0;
+    bench.add(name, () => ((jobs += CONCURRENCY), batch(d, paths, body)), {
+      beforeAll: async () => {
+        await open?.();
+        jobs = 0;
+        cpuAtStart = cpuSeconds(d.proc.pid!);
+        listenerCpuAtStart = cpuSeconds(listeners.pid!);
+      },
+      afterAll: async () => {
+        cpuPerKiloJob[name] = ((cpuSeconds(d.proc.pid!) - cpuAtStart) * 1000) / jobs;
+        if (open) listenerCpuPerKiloJob = ((cpuSeconds(listeners.pid!) - listenerCpuAtStart) * 1000) / jobs;
+        await close?.();
+      },
+    });
+  };
+  task('no listener');
+  task(
+    `${LISTENERS} WebSocket listeners`,
+    async () => {
+      await ask(listeners, { cmd: 'open', port: d.port, apiKey: d.apiKey, count: LISTENERS });
+      await ask(listeners, { cmd: 'reset' });
+    },
+    async () => void (await ask(listeners, { cmd: 'close' })),
+  );
+  task('no listener (again)');
+  await bench.run();
+  const stats = await ask(listeners, { cmd: 'stats' });
+  listeners.kill();
+
+  const jobsPerSecond = bench.tasks.map((t) => {
+    const mean = (t.result as { latency?: { mean: number } } | undefined)?.latency?.mean;
+    if (!mean) throw new Error(`task ${t.name} failed`);
+    return (CONCURRENCY * 1000) / mean;
+  });
+  const without = (jobsPerSecond[0] + jobsPerSecond[2]) / 2;
+  console.log(`entry: ${entry ?? 'src/main.ts (tsx)'}; 2 KB ZPL labels, wait: true, ${CONCURRENCY} at a time over 8 emulated printers; listeners in a second process`);
+  console.log('| run | jobs/s | daemon CPU s per 1,000 jobs |');
+  console.log('|---|---|---|');
+  bench.tasks.forEach((t, i) => console.log(`| ${t.name} | ${jobsPerSecond[i].toFixed(0)} | ${cpuPerKiloJob[t.name].toFixed(3)} |`));
+  console.log(`the listeners' process used ${listenerCpuPerKiloJob.toFixed(3)} CPU s per 1,000 jobs on the same ${availableParallelism()} cores`);
+  console.log(`jobs/s with ${LISTENERS} listeners / without: ${(jobsPerSecond[1] / without).toFixed(2)}x (target >= 0.9x)`);
+  console.log(
+    `job.state emission -> arrival at a client, over ${stats.received} deliveries: p50 ${stats.p50.toFixed(2)} ms, p99 ${stats.p99.toFixed(2)} ms, max ${stats.max.toFixed(2)} ms (target p99 < 5 ms; the event time has ms resolution, so these are upper bounds)`,
+  );
+  agent.destroy();
+  await d.stop();
+  await Promise.all(emulators.map((e) => e.stop()));
+}
+
+void main();
