@@ -171,7 +171,7 @@ for (const width of WIDTHS) {
     }
   });
 
-  test(`Print: a PDF and a PNG previewed (the image has as many pixels as the label has dots) and printed; the labels reach the emulator (${width.name})`, async () => {
+  test(`Print: a PDF and a PNG previewed (the image has as many pixels as the label has dots) and printed; the labels reach the emulator; Jobs shows when they were printed (${width.name})`, async () => {
     const page = await signedIn(width, 'Print');
     const before = zebra.jobs().length;
     const documents = [
@@ -195,6 +195,10 @@ for (const width of WIDTHS) {
       const [printed] = decodeLabels(zebra.jobs().at(-1)!.toString('latin1'));
       assert.deepEqual([printed.pw, printed.ll], size, `${document.name}: the printed label has as many dots as the preview has pixels`);
     }
+    const jobId = /pj_[0-9a-f]{12}/.exec(await page.locator('.job-state.completed').innerText())![0];
+    await navTo(page, 'Jobs');
+    await page.locator(`tr[data-job="${jobId}"]`).getByText(/^Printed /).waitFor();
+    assert.notEqual((await d.api('GET', `/jobs/${jobId}`, { key })).body.result.content.printedAt, null, 'the Jobs table shows printedAt once the printer confirms');
     await page.close();
   });
 
