@@ -53,6 +53,18 @@ async function headers(page: Page, table: string): Promise<string[]> {
   return (await page.locator(`${table} thead th`).allTextContents()).map((t) => t.trim());
 }
 
+/** Drops `file` on the Print page's drop zone, as a drag from the desktop would. */
+async function dropFile(page: Page, file: { name: string; mimeType: string; buffer: Buffer }): Promise<void> {
+  const dataTransfer = await page.evaluateHandle(`(() => {
+    const bytes = Uint8Array.from(atob('${file.buffer.toString('base64')}'), (c) => c.charCodeAt(0));
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([bytes], ${JSON.stringify(file.name)}, { type: ${JSON.stringify(file.mimeType)} }));
+    return transfer;
+  })()`);
+  await page.locator('.drop').dispatchEvent('dragover', { dataTransfer });
+  await page.locator('.drop').dispatchEvent('drop', { dataTransfer });
+}
+
 /** The preview image's size in pixels, once it has loaded. */
 async function previewSize(page: Page): Promise<[number, number]> {
   const img = page.getByRole('img', { name: /^Preview of page 1 of 1/ });
@@ -171,7 +183,7 @@ for (const width of WIDTHS) {
     }
   });
 
-  test(`Print: a PDF and a PNG previewed (the image has as many pixels as the label has dots) and printed; the labels reach the emulator; Jobs shows when they were printed (${width.name})`, async () => {
+  test(`Print: a PDF (file field) and a PNG (dropped) previewed (the image has as many pixels as the label has dots) and printed; the labels reach the emulator; Jobs shows when they were printed (${width.name})`, async () => {
     const page = await signedIn(width, 'Print');
     const before = zebra.jobs().length;
     const documents = [
@@ -179,7 +191,9 @@ for (const width of WIDTHS) {
       { name: 'barcode.png', mimeType: 'image/png', buffer: Buffer.from(await code128Png('CONSOLE-PNG', 2)) },
     ];
     for (const [i, document] of documents.entries()) {
-      await page.getByLabel('Document', { exact: true }).setInputFiles(document);
+      if (i === 0) await page.getByLabel('Document', { exact: true }).setInputFiles(document);
+      else await dropFile(page, document);
+      await page.getByText(`Chosen: ${document.name}`).waitFor();
       await page.getByLabel('Printer', { exact: true }).selectOption(label);
       await page.getByRole('button', { name: 'Preview' }).click();
       const size = await previewSize(page);

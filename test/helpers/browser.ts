@@ -31,12 +31,16 @@ export async function builtConsole(): Promise<string> {
   return dir;
 }
 
-/** Starts headless Chromium with a new profile in a temporary folder; throws, saying how to install it, when it is missing. */
-export async function launchChromium(): Promise<BrowserContext> {
+/**
+ * Starts headless Chromium with a new profile in a temporary folder; throws, saying how to install it, when it is missing.
+ * `acceptSelfSigned` trusts any certificate (the device's self-signed one).
+ */
+export async function launchChromium(acceptSelfSigned = false): Promise<BrowserContext> {
   if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not installed at ${CHROMIUM}: run apt-get install -y --no-install-recommends chromium (.ci/run does)`);
   return chromium.launchPersistentContext(tempDir('chromium-profile'), {
     executablePath: CHROMIUM,
     headless: true,
+    ignoreHTTPSErrors: acceptSelfSigned,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
 }
