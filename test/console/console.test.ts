@@ -20,7 +20,10 @@ let browser: BrowserContext;
 let label = '';
 
 before(async () => {
-  d = await startInProcess({ usb: () => new FakeUsbBus() }, undefined, false, false, { PRINTPROXY_CONSOLE_DIR: await builtConsole(), PRINTPROXY_MONITOR_INTERVAL_MS: '1000' });
+  // status probes every second (the paper-out test's 3 s), and the device's own ~HS time limit (the helper's 300 ms is for
+  // failure tests): on a loaded machine a shorter one makes the printed tracker take slow answers for silence and give up
+  const env = { PRINTPROXY_CONSOLE_DIR: await builtConsole(), PRINTPROXY_MONITOR_INTERVAL_MS: '1000', PRINTPROXY_TCP_QUERY_TIMEOUT_MS: '1500' };
+  d = await startInProcess({ usb: () => new FakeUsbBus() }, undefined, false, false, env);
   zebra = new ZplPrinterEmulator();
   const port = await zebra.start();
   const added = await d.api('POST', '/printers', { body: { connection: { type: 'network', host: '127.0.0.1', port, protocol: 'tcp' }, model: 'Zebra ZD421', tags: ['shipping'] } });
