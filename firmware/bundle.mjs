@@ -1,9 +1,11 @@
-// Builds dist/printproxyd.cjs: one esbuild bundle of the daemon, natives and wasm copied beside it in dist/native/.
+// Builds dist/printproxyd.cjs: one esbuild bundle of the daemon with the web console embedded (also written to dist/console),
+// natives and wasm copied beside it in dist/native/.
 import { build } from 'esbuild';
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { execSync } from 'node:child_process';
+import { buildConsoleChecked, writeConsole } from './console-build.mjs';
 
 const require = createRequire(import.meta.url);
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
@@ -60,11 +62,18 @@ export function nativeFiles(arch) {
   ];
 }
 
-/** Writes `outDir`/printproxyd.cjs (the worker code embedded in it) and returns the worker's esbuild output. */
+/** Writes `outDir`/printproxyd.cjs (the worker code and the console embedded in it, the console also in `outDir`/console); returns its path. */
 export async function buildBundle(outDir) {
   mkdirSync(outDir, { recursive: true });
   const worker = await bundle(join(root, 'src', 'render', 'render-worker.ts'), join(outDir, 'render-worker.cjs'), { write: false, minify: true });
-  const define = { PRINTPROXY_BUILD: JSON.stringify(buildIdentity()), PRINTPROXY_RENDER_WORKER_CODE: JSON.stringify(worker.outputFiles[0].text) };
+  const consoleFiles = await buildConsoleChecked();
+  writeConsole(consoleFiles, join(outDir, 'console'));
+  const embeddedConsole = Object.fromEntries(Object.entries(consoleFiles).map(([name, bytes]) => [name, bytes.toString('base64')]));
+  const define = {
+    PRINTPROXY_BUILD: JSON.stringify(buildIdentity()),
+    PRINTPROXY_RENDER_WORKER_CODE: JSON.stringify(worker.outputFiles[0].text),
+    PRINTPROXY_CONSOLE_FILES: JSON.stringify(JSON.stringify(embeddedConsole)),
+  };
   await bundle(join(root, 'src', 'main.ts'), join(outDir, 'printproxyd.cjs'), { define });
   return join(outDir, 'printproxyd.cjs');
 }

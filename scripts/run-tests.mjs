@@ -1,6 +1,6 @@
 // Runs every test/**/*.test.ts file with node:test, TypeScript loaded through tsx.
 import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
 function collect(dir) {
@@ -19,5 +19,9 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], { stdio: 'inherit' });
+// the console's browser tests save a screenshot of each page at each width here
+const screenshots = resolve(process.env.PRINTPROXY_SCREENSHOT_DIR || join('.tmp', 'console-screenshots'));
+console.log(`console screenshots: ${screenshots}`);
+const env = { ...process.env, PRINTPROXY_SCREENSHOT_DIR: screenshots };
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], { stdio: 'inherit', env });
 process.exit(result.status ?? 1);

@@ -15,6 +15,10 @@ export interface DaemonOptions {
   nativeDir?: string;
   /** Folder under which share mount points must be real mounts for local files to be read through them (default /mnt/shares). */
   shareRoot: string;
+  /** Serve the web console at `/` (`--no-console`, env PRINTPROXY_CONSOLE=0, turns it off). */
+  console: boolean;
+  /** A built console folder to serve instead of the embedded one (`--console-dir`, env PRINTPROXY_CONSOLE_DIR). */
+  consoleDir?: string;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** Byte-stream transport limits (env PRINTPROXY_TCP_CONNECT_TIMEOUT_MS, _IDLE_TIMEOUT_MS, _QUERY_TIMEOUT_MS). */
   timeouts: { connectMs: number; idleMs: number; queryMs: number };
@@ -41,10 +45,11 @@ export class UsageError extends Error {}
 /** Usage text printed by `--help` and on a bad flag. */
 export const USAGE = `usage: printproxyd [serve] [--data-dir DIR] [--port N] [--https-port N|--no-https] [--host ADDR]
                   [--tls-cert FILE --tls-key FILE] [--no-mdns] [--native-dir DIR] [--share-root DIR]
-                  [--log-level LEVEL]
+                  [--no-console|--console-dir DIR] [--log-level LEVEL]
        printproxyd render INPUT.pdf [--size 4x6] [--dpi 203] [-o OUT.zpl]
        printproxyd usb-list
 env: PRINTPROXY_DATA_DIR, PRINTPROXY_API_KEY, PRINTPROXY_MDNS=0, PRINTPROXY_NATIVE_DIR, PRINTPROXY_SHARE_ROOT, PRINTPROXY_LOG_LEVEL,
+     PRINTPROXY_CONSOLE=0, PRINTPROXY_CONSOLE_DIR,
      PRINTPROXY_TCP_CONNECT_TIMEOUT_MS (5000), PRINTPROXY_TCP_IDLE_TIMEOUT_MS (15000), PRINTPROXY_TCP_QUERY_TIMEOUT_MS (1500),
      PRINTPROXY_WEBHOOK_RETRY_BASE_MS (1000), PRINTPROXY_WEBHOOK_RETRY_CAP_MS (3600000),
      PRINTPROXY_WEBHOOK_RETRY_HORIZON_MS (86400000), PRINTPROXY_WEBHOOK_TIMEOUT_MS (10000),
@@ -69,6 +74,8 @@ function parseDaemonFlags(args: string[], env: NodeJS.ProcessEnv): DaemonOptions
     apiKey: env.PRINTPROXY_API_KEY || undefined,
     nativeDir: env.PRINTPROXY_NATIVE_DIR || undefined,
     shareRoot: env.PRINTPROXY_SHARE_ROOT || DEFAULT_SHARE_ROOT,
+    console: env.PRINTPROXY_CONSOLE !== '0',
+    consoleDir: env.PRINTPROXY_CONSOLE_DIR || undefined,
     logLevel: logLevel(env.PRINTPROXY_LOG_LEVEL || 'info'),
     timeouts: {
       connectMs: envMs(env, 'PRINTPROXY_TCP_CONNECT_TIMEOUT_MS', 5000),
@@ -102,6 +109,8 @@ function parseDaemonFlags(args: string[], env: NodeJS.ProcessEnv): DaemonOptions
       case '--no-mdns': options.mdns = false; break;
       case '--native-dir': options.nativeDir = value(); break;
       case '--share-root': options.shareRoot = value(); break;
+      case '--no-console': options.console = false; break;
+      case '--console-dir': options.consoleDir = value(); break;
       case '--log-level': options.logLevel = logLevel(value()); break;
       default: throw new UsageError(`unknown flag ${flag}`);
     }

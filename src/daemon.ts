@@ -22,12 +22,14 @@ import type { Route } from './http/route';
 import { extensionRoutes } from './http/routes/extensions';
 import { jobRoutes } from './http/routes/jobs';
 import { openApiRoute } from './http/routes/openapi';
+import { previewRoutes } from './http/routes/preview';
 import { printRoutes } from './http/routes/print';
 import { printerRoutes } from './http/routes/printers';
 import { settingsRoutes } from './http/routes/settings';
 import { shareRoutes } from './http/routes/shares';
 import { statusRoutes } from './http/routes/status';
 import { webhookRoutes } from './http/routes/webhooks';
+import { consoleMount } from './http/console-site';
 import { HttpServer } from './http/server';
 import { loadUws } from './http/uws';
 import { AppError } from './errors';
@@ -142,13 +144,14 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
   monitor.start();
   const store = new JobStore({ retentionMs: HOUR_MS, maxRecords: 10_000 });
   const roots = () => allowedRoots({ dataDir, shareRoot: options.shareRoot, sharePaths: settings.value.shares.map((s) => s.sharePath) });
+  const loadDocument = documentLoader(() => ({ timeoutMs: 30_000, maxRedirects: 5, maxBytes: settings.value.maxBodyBytes }), roots);
   const spooler = new Spooler({
     store,
     spool: new DiskSpool(join(dataDir, 'spool')),
     runtimes,
     findPrinter: (path) => registry.find(path),
     kindOf,
-    loadDocument: documentLoader(() => ({ timeoutMs: 30_000, maxRedirects: 5, maxBytes: settings.value.maxBodyBytes }), roots),
+    loadDocument,
     logger,
     maxUnfinished: MAX_UNFINISHED_JOBS,
   });
@@ -170,6 +173,7 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
         return { title: doc.title, data: doc.data, document: { source: { kind: 'inline' }, format: doc.format, contentType: doc.contentType } };
       },
     }),
+    ...previewRoutes({ registry, roots, loadDocument, render, languageOf: (printer) => kindOf(printer).language(printer) }),
     ...jobRoutes(spooler, store),
     ...settingsRoutes({ settings, registry }),
     ...shareRoutes(settings),
@@ -179,6 +183,8 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
   let openApi: Record<string, unknown> | undefined;
   routes.push(openApiRoute(() => (openApi ??= buildOpenApi(routes, build.version, [EVENTS_SOCKET_DOC]))));
 
+  const webConsole = options.console ? await consoleMount({ dir: options.consoleDir }) : null;
+  if (options.console && !webConsole) warnings.push('web console not built: run npm run build');
   const server = new HttpServer({
     uws: loadUws({ nativeDir: options.nativeDir, mainScript: process.argv[1] }),
     routes,
@@ -186,6 +192,7 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
     policy: { maxBodyBytes: () => settings.value.maxBodyBytes, allowedOrigins: () => settings.value.allowedOrigins },
     logger,
     sockets: [eventsSocket(ring, bootId, demand)],
+    statics: webConsole ? [webConsole] : [],
   });
   const httpPort = await server.listen(options.host, options.port);
   announce(`listening on http://${options.host}:${httpPort}`);

@@ -20,6 +20,7 @@ export const REQUEST_ERROR_CODES = [
   'QUEUE_FULL',
   'TOO_BUSY',
   'CHANGE_NOT_STORED',
+  'NO_PREVIEW',
 ] as const;
 
 /** Failure codes of talking to a printer, rendering or fetching; a failed job keeps its code as `errorCode`. */

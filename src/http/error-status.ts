@@ -31,6 +31,7 @@ export const ERROR_STATUS: Record<ErrorCode, HttpError> = {
   SPOOL_WRITE: { status: 507, message: 'Device cannot store the job' },
   CHANGE_NOT_STORED: { status: 507, message: 'Device cannot store the change' },
   NOT_READY: { status: 503, message: 'Printer is not ready' },
+  NO_PREVIEW: { status: 422, message: 'Preview not available' },
   CONNECT_REFUSED: PRINT_FAILED,
   CONNECT_TIMEOUT: PRINT_FAILED,
   CONNECTION_RESET: PRINT_FAILED,

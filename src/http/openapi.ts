@@ -70,15 +70,22 @@ function requestBody(route: Route): Record<string, unknown> {
 }
 
 function responses(route: Route): Record<string, unknown> {
-  const out: Record<string, unknown> = {
-    200: { description: 'Success', content: { 'application/json': { schema: envelopeSchema(route.response ? plain(route.response) : {}) } } },
-  };
+  const out: Record<string, unknown> = { 200: route.binaryResponse ? binarySuccess(route.binaryResponse) : jsonSuccess(route) };
   for (const [status, description] of Object.entries(route.responses ?? {})) {
     out[status] = { description, content: { 'application/json': { schema: { $ref: Number(status) < 400 ? '#/components/schemas/Envelope' : '#/components/schemas/ErrorEnvelope' } } } };
   }
   if (route.auth !== false) out[401] = errorResponse('UNAUTHORIZED');
   if (route.body) out[400] = errorResponse('INVALID_REQUEST');
   return out;
+}
+
+function jsonSuccess(route: Route): Record<string, unknown> {
+  return { description: 'Success', content: { 'application/json': { schema: envelopeSchema(route.response ? plain(route.response) : {}) } } };
+}
+
+function binarySuccess(binary: NonNullable<Route['binaryResponse']>): Record<string, unknown> {
+  const headers = Object.fromEntries((binary.headers ?? []).map((h) => [h.name, { description: h.description, schema: { type: 'string' } }]));
+  return { description: binary.description, headers, content: { [binary.contentType]: { schema: { type: 'string', format: 'binary' } } } };
 }
 
 function errorResponse(code: ErrorCode): Record<string, unknown> {

@@ -25,9 +25,11 @@ export interface ApiRequest {
 
 /** What a handler answers: status (default 200), `result.message`, and the content, as a value or already serialized. */
 export type ApiReply = { status?: number; message: string } & (
-  | { content: unknown; contentJson?: undefined }
+  | { content: unknown; contentJson?: undefined; bytes?: undefined }
   /** `content` serialized once for an answer many requests share unchanged; the envelope is built around it. */
-  | { contentJson: string; content?: undefined }
+  | { contentJson: string; content?: undefined; bytes?: undefined }
+  /** A body that is not JSON (a PNG), sent as it is with its type and extra headers; `message` is unused. */
+  | { bytes: Uint8Array; contentType: string; headers?: Record<string, string>; content?: undefined; contentJson?: undefined }
 );
 
 /** A request the device makes later, on its own, because of an operation (a webhook delivery), for the docs. */
@@ -69,6 +71,8 @@ export interface Route {
   responses?: Record<number, string>;
   /** Requests the device makes later because of this operation (webhook deliveries), for the docs. */
   callbacks?: RouteCallback[];
+  /** The success answer is not JSON: its media type and description, for the docs (the handler answers `bytes`). */
+  binaryResponse?: { contentType: string; description: string; headers?: Array<{ name: string; description: string }> };
   /** Sends `content` as the whole JSON body, without the envelope (openapi.json). */
   bare?: boolean;
   /** Defaults to true; only openapi.json is public. */

@@ -47,7 +47,7 @@ export interface TlsFiles {
 
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK', 201: 'Created', 204: 'No Content', 304: 'Not Modified', 308: 'Permanent Redirect', 400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found',
-  405: 'Method Not Allowed', 409: 'Conflict', 413: 'Payload Too Large', 415: 'Unsupported Media Type',
+  405: 'Method Not Allowed', 409: 'Conflict', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 422: 'Unprocessable Content',
   429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 507: 'Insufficient Storage',
 };
 
@@ -307,6 +307,10 @@ export class HttpServer {
 
   private reply(compiled: Compiled, exchange: Exchange, module: string, reply: ApiReply): void {
     const status = reply.status ?? 200;
+    if ('bytes' in reply && reply.bytes !== undefined) {
+      this.sendBytes(exchange, status, reply.bytes, reply.contentType, reply.headers ?? NO_HEADERS);
+      return;
+    }
     if (reply.contentJson !== undefined && !compiled.route.bare) {
       this.sendJson(exchange, status, envelopeJson(status, module, reply.message, reply.contentJson), NO_HEADERS);
       return;
@@ -342,6 +346,22 @@ export class HttpServer {
     this.finish(exchange);
   }
 
+  /** A non-JSON answer (a preview PNG), with the same CORS headers as JSON answers. */
+  private sendBytes(exchange: Exchange, status: number, bytes: Uint8Array, contentType: string, headers: Record<string, string>): void {
+    if (exchange.done) return;
+    const origin = exchange.headers.origin;
+    const cors = origin ? corsHeaders(origin, this.deps.policy.allowedOrigins()) : NO_HEADERS;
+    exchange.res.cork(() => {
+      exchange.res.writeStatus(STATUS_LINE[status] ?? String(status));
+      exchange.res.writeHeader('Content-Type', contentType);
+      exchange.res.writeHeader('X-Content-Type-Options', 'nosniff');
+      for (const name in cors) exchange.res.writeHeader(name, cors[name]);
+      for (const name in headers) exchange.res.writeHeader(name, headers[name]);
+      exchange.res.end(bytes, exchange.closeAfter);
+    });
+    this.finish(exchange);
+  }
+
   private finish(exchange: Exchange): void {
     if (exchange.done) return;
     exchange.done = true;
@@ -358,10 +378,10 @@ export class HttpServer {
     res.endWithoutBody();
   }
 
-  /** GET and HEAD outside the API routes: a static file when a mount covers the path, else the 404 envelope. */
+  /** GET and HEAD outside the API routes: a static file when a mount covers the path, else the 404 envelope (always below /api/). */
   private fallback(res: HttpResponse, req: HttpRequest): void {
     const url = req.getUrl();
-    if (url.startsWith(API_PREFIX) || !this.site.covers(url)) {
+    if (url.startsWith('/api/') || !this.site.covers(url)) {
       this.notFound(res, req);
       return;
     }

@@ -13,6 +13,8 @@ export interface StaticMount {
   files: StaticFiles;
   /** A single-page app: unknown paths that look like a page (no extension, or `Accept: text/html`) get the root `index.html`. */
   spa?: boolean;
+  /** Headers added to every answer of this mount (200, 304 and 308): a page's Content-Security-Policy, say. */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /** What the static answer depends on: the raw (percent-encoded) path and query, and three request headers. */
@@ -37,6 +39,7 @@ interface Mounted {
   prefix: string;
   files: StaticFiles;
   spa: boolean;
+  headers: Readonly<Record<string, string>>;
   assets: StaticAssets;
 }
 
@@ -47,7 +50,7 @@ export class StaticSite {
   constructor(mounts: readonly StaticMount[]) {
     for (const m of mounts) if (!m.urlPrefix.startsWith('/') || !m.urlPrefix.endsWith('/')) throw new Error(`static mount prefix must start and end with '/': ${m.urlPrefix}`);
     this.mounts = mounts
-      .map((m) => ({ prefix: m.urlPrefix, files: m.files, spa: m.spa ?? false, assets: new StaticAssets(m.files) }))
+      .map((m) => ({ prefix: m.urlPrefix, files: m.files, spa: m.spa ?? false, headers: m.headers ?? {}, assets: new StaticAssets(m.files) }))
       .sort((a, b) => b.prefix.length - a.prefix.length);
   }
 
@@ -60,6 +63,11 @@ export class StaticSite {
   async answer(request: StaticRequest): Promise<StaticAnswer> {
     const mount = this.mountOf(request.path);
     if (!mount) throw notFound(request.path);
+    const answer = await this.answerIn(mount, request);
+    return { ...answer, headers: { ...mount.headers, ...answer.headers } };
+  }
+
+  private async answerIn(mount: Mounted, request: StaticRequest): Promise<StaticAnswer> {
     if (request.path.length < mount.prefix.length) return redirect(`${mount.prefix}${request.query ? `?${request.query}` : ''}`);
     const path = staticPathOf(request.path.slice(mount.prefix.length));
     const kind = mount.files.kind(path.endsWith('/') ? path.slice(0, -1) : path);

@@ -8,10 +8,8 @@ import type { RenderJob, RenderOutput } from './render-job';
 /** A RenderJob whose raster options may use any IPP orientation (the in-process form; RenderJob fits it). */
 export type LocalRenderJob = Omit<RenderJob, 'raster'> & { raster: RasterRequest };
 
-/** A render's output plus the document's own page count. */
-export interface RenderReport extends RenderOutput {
-  documentPages: number;
-}
+/** A render's output (the document's own page count included). */
+export type RenderReport = RenderOutput;
 
 /**
  * Renders `job` with `rasterisers` and the encoder of its language; each page is encoded as soon as it is rasterised.

@@ -15,9 +15,9 @@ export interface RasterOptions {
   /** Receipt printers: the printable width in dots; each page is fitted to it and its length follows. Absent for labels. */
   widthDots?: number;
 }
-/** The printer language the bitmaps are encoded into. */
-export type EncodeSpec = { language: 'zpl'; copies: number } | { language: 'escpos'; copies: number };
+/** What the bitmaps are encoded into: a printer language, or `png` (a picture of the page, for previews). */
+export type EncodeSpec = { language: 'zpl'; copies: number } | { language: 'escpos'; copies: number } | { language: 'png'; copies: number };
 /** One render: a document, how to rasterise it, how to encode it. */
 export interface RenderJob { format: RasterFormat; bytes: Uint8Array; raster: RasterOptions; encode: EncodeSpec }
-/** What a render produced: the printer-language bytes, pages rendered, and the size of the first page in dots. */
-export interface RenderOutput { bytes: Uint8Array; pages: number; widthDots: number; heightDots: number }
+/** What a render produced: the encoded bytes, pages rendered, pages the document has, and the size of the first page in dots. */
+export interface RenderOutput { bytes: Uint8Array; pages: number; documentPages: number; widthDots: number; heightDots: number }

@@ -19,7 +19,7 @@ export function runRenderWorker(port: MessagePort, data: RenderWorkerData): void
     void rasterisers.then((r) => {
       try {
         const report = renderDocument(req.job, r);
-        const output: RenderOutput = { bytes: report.bytes, pages: report.pages, widthDots: report.widthDots, heightDots: report.heightDots };
+        const output: RenderOutput = { bytes: report.bytes, pages: report.pages, documentPages: report.documentPages, widthDots: report.widthDots, heightDots: report.heightDots };
         post({ type: 'done', id: req.id, output }, [output.bytes.buffer as ArrayBuffer]);
       } catch (err) {
         const e = toDeviceError(err, 'RENDER_FAILED');

@@ -10,7 +10,7 @@ function recorder(): { render: Render; seen: RenderJob[] } {
   const seen: RenderJob[] = [];
   const render: Render = async (job) => {
     seen.push(job);
-    return { bytes: new TextEncoder().encode(job.encode.language), pages: 1, widthDots: 8, heightDots: 8 };
+    return { bytes: new TextEncoder().encode(job.encode.language), pages: 1, documentPages: 1, widthDots: 8, heightDots: 8 };
   };
   return { render, seen };
 }

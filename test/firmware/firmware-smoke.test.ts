@@ -100,6 +100,22 @@ for (const arch of ARCHES) {
       assert.deepEqual(found.filter((r) => r.isValid).map((r) => r.text), [`FW-${arch}-1234`]);
     });
 
+    test('the web console is embedded: its page at / (with the CSP) and its hashed script and stylesheet come from the executable', async () => {
+      const page = await fetch(`${d.baseUrl}/printers`);
+      assert.equal(page.status, 200);
+      assert.match(page.headers.get('content-type')!, /^text\/html/);
+      assert.match(page.headers.get('content-security-policy')!, /frame-ancestors 'none'/);
+      const html = await page.text();
+      const assets = [...html.matchAll(/(?:src|href)="(\/app-[A-Za-z0-9]+\.(?:js|css))"/g)].map((m) => m[1]);
+      assert.equal(assets.length, 2, html);
+      for (const asset of assets) {
+        const res = await fetch(`${d.baseUrl}${asset}`);
+        assert.equal(res.status, 200, asset);
+        assert.equal(res.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+        assert.ok((await res.arrayBuffer()).byteLength > 1000, asset);
+      }
+    });
+
     test('usb-list runs and prints a JSON list', () => {
       const [program, ...args] = [...command, 'usb-list'];
       const run = spawnSync(program, args, { encoding: 'utf8', env: { ...process.env, PRINTPROXY_DATA_DIR: tempDataDir() }, timeout: START_MS });

@@ -29,6 +29,7 @@ export function judge(req: FuzzRequest, rendered: RenderedRequest, outcome: RawO
   if (req.method === 'HEAD' || req.method === 'OPTIONS' || outcome.status === 204) return OK;
   if (req.protocol && !outcome.headers['content-type']?.includes('json')) return OK; // the HTTP layer's own 4xx
   if (isOpenApi(req, outcome)) return OK;
+  if (isPreview(req, outcome) || isConsolePage(req, outcome)) return OK;
   return judgeEnvelope(outcome.status, outcome.body, rendered.module);
 }
 
@@ -47,9 +48,19 @@ function judgeServerError(req: FuzzRequest, outcome: Extract<RawOutcome, { kind:
   const envelope = judgeEnvelope(outcome.status, outcome.body, null);
   if (envelope.kind === 'fail') return fail(`${outcome.status} and ${envelope.reason}`);
   const message = parse(outcome.body)?.result?.message;
-  const printRoute = req.method === 'POST' && typeof req.segments[0] === 'string' && req.segments[0] === 'print';
+  const printRoute = req.method === 'POST' && typeof req.segments[0] === 'string' && (req.segments[0] === 'print' || req.segments[0] === 'preview');
   if (printRoute && DOCUMENTED_5XX[outcome.status]?.includes(message)) return { kind: 'documented-5xx' };
   return fail(`5xx: ${outcome.status} ${JSON.stringify(message)}`);
+}
+
+/** A preview's PNG (POST /preview/{target}, 200 image/png). */
+function isPreview(req: FuzzRequest, outcome: Extract<RawOutcome, { kind: 'response' }>): boolean {
+  return outcome.status === 200 && req.method === 'POST' && req.segments[0] === 'preview' && outcome.headers['content-type'] === 'image/png';
+}
+
+/** The web console's page: GET or HEAD of a path outside /api/, answered index.html (the console is a single-page app). */
+function isConsolePage(req: FuzzRequest, outcome: Extract<RawOutcome, { kind: 'response' }>): boolean {
+  return outcome.status === 200 && (req.method === 'GET' || req.method === 'HEAD') && !req.prefix.startsWith('/api/') && Boolean(outcome.headers['content-type']?.startsWith('text/html'));
 }
 
 function isOpenApi(req: FuzzRequest, outcome: Extract<RawOutcome, { kind: 'response' }>): boolean {

@@ -25,6 +25,7 @@ export const ROUTES: RouteShape[] = [
   { method: 'GET', path: 'discover' },
   { method: 'POST', path: 'print/{target}', body: printBody, raw: true },
   { method: 'POST', path: 'print/{target}/test' },
+  { method: 'POST', path: 'preview/{target}', body: printBody, raw: true },
   { method: 'GET', path: 'jobs' },
   { method: 'GET', path: 'jobs/{job}' },
   { method: 'DELETE', path: 'jobs/{job}' },

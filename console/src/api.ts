@@ -1,0 +1,69 @@
+// The device's JSON API from the browser: the key in X-API-Key (never in a URL), errors turned into sentences.
+import type { DeviceEvent } from './types';
+
+/** An API call that failed; `message` is a sentence for the page. */
+export class ApiError extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+  }
+}
+
+/** A previewed page: the PNG and the document's page count. */
+export interface PreviewPage {
+  blob: Blob;
+  pages: number;
+}
+
+/** Calls below /api/v1 with one key. */
+export class Api {
+  constructor(private key: string) {}
+
+  /** Uses `key` from now on (after a rotation). */
+  setKey(key: string): void {
+    this.key = key;
+  }
+
+  /** GET; resolves with `result.content`. */
+  get<T>(path: string): Promise<T> {
+    return this.send<T>('GET', path);
+  }
+
+  /** Any method with an optional JSON body; resolves with `result.content`, rejects with ApiError. */
+  async send<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const res = await this.fetch(method, path, body);
+    const json = await res.json().catch(() => null);
+    if (!res.ok) throw new ApiError(res.status, sentenceOf(res.status, json));
+    return json?.result?.content as T;
+  }
+
+  /** POST /preview/{target}?page=N with a print body; resolves with the PNG. */
+  async preview(target: string, body: unknown, page: number): Promise<PreviewPage> {
+    const res = await this.fetch('POST', `/preview/${encodeURIComponent(target)}?page=${page}`, body);
+    if (!res.ok) throw new ApiError(res.status, sentenceOf(res.status, await res.json().catch(() => null)));
+    return { blob: await res.blob(), pages: Number(res.headers.get('X-Page-Count') ?? '1') };
+  }
+
+  private async fetch(method: string, path: string, body?: unknown): Promise<Response> {
+    const headers: Record<string, string> = { 'X-API-Key': this.key };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    try {
+      return await fetch(`/api/v1${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' });
+    } catch {
+      throw new ApiError(0, 'The device did not answer. Check that it is on and reachable, then try again.');
+    }
+  }
+}
+
+/** The page's sentence for a failed answer: the API's specific text, with its general one. */
+function sentenceOf(status: number, json: any): string {
+  if (status === 401) return 'The device refused the API key: it is wrong, or it was changed.';
+  if (status === 429) return 'Too many wrong keys from this address: wait a minute, then try again.';
+  const general: string = json?.result?.message ?? `The device answered ${status}`;
+  const specific: string | undefined = json?.result?.content?.message ?? json?.result?.content?.errors?.join('; ');
+  return specific && specific !== general ? `${general}: ${specific}` : general;
+}
+
+/** Whether a message from the socket is an event (not hello, reset or pong). */
+export function isEvent(message: unknown): message is DeviceEvent {
+  return typeof message === 'object' && message !== null && typeof (message as DeviceEvent).id === 'number' && typeof (message as DeviceEvent).type === 'string';
+}

@@ -1,0 +1,58 @@
+// Values from the API in words: printer states and reasons (the pre-flight texts), kinds, sizes, times.
+import type { Printer } from './types';
+
+const REASONS: Record<string, string> = {
+  'media-empty-error': 'Printer is out of paper (load labels and close the head)',
+  'media-empty': 'Printer is out of paper (load labels and close the head)',
+  paused: 'Printer is paused (may need calibration — press the feed button)',
+  'cover-open-error': 'Print head is open (close the print head)',
+  'marker-supply-empty-error': 'Ribbon is out (load a new ribbon)',
+  'offline-report': 'Printer is offline or not selected',
+  'other-error': 'The printer reports an error',
+  'media-jam-error': 'Paper is jammed',
+  'toner-low-warning': 'Toner is low',
+  'toner-empty-error': 'Toner is empty',
+  'media-low-warning': 'Paper is running low',
+};
+
+/** A printer-state-reason keyword as a sentence; unknown keywords keep their words. */
+export function reasonText(reason: string): string {
+  if (REASONS[reason]) return REASONS[reason];
+  const words = reason.replace(/-(error|warning|report)$/, '').replace(/-/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** Status word of a printer. */
+export function statusText(status: Printer['status']): string {
+  return { online: 'Online', offline: 'Offline', error: 'Needs attention', unknown: 'Unknown' }[status];
+}
+
+/** What kind of printer it is, from its content and connection. */
+export function kindText(printer: Printer): string {
+  const what = { zpl: 'Label (ZPL)', pdf: 'Document (IPP)', raw: 'Raw' }[printer.content];
+  const how = printer.connection.type === 'usb' ? 'USB' : (printer.connection.protocol ?? 'network').toUpperCase();
+  return `${what}, ${how}`;
+}
+
+/** A printer's name for lists: its model, else its path. */
+export function printerName(printer: Printer): string {
+  return printer.model || printer.path;
+}
+
+/** Bytes as MiB or GiB. */
+export function bytesText(bytes: number): string {
+  return bytes >= 1024 ** 3 ? `${(bytes / 1024 ** 3).toFixed(1)} GiB` : `${Math.round(bytes / 1024 ** 2)} MiB`;
+}
+
+/** Seconds as days, hours and minutes. */
+export function durationText(seconds: number): string {
+  const d = Math.floor(seconds / 86400);
+  const h = Math.floor((seconds % 86400) / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  return [d ? `${d} d` : '', h ? `${h} h` : '', `${m} min`].filter(Boolean).join(' ');
+}
+
+/** An ISO time as the browser's local date and time. */
+export function timeText(iso: string): string {
+  return new Date(iso).toLocaleString();
+}
