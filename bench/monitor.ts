@@ -35,7 +35,7 @@ async function main(): Promise<void> {
   if (!isSocket(ws)) throw new Error(`upgrade refused: ${ws.status}`);
   const watched = await window(d, emulators);
   ws.close(1000);
-  console.log(`entry: ${entry ?? 'src/main.ts (tsx)'}; 10 emulated ZPL printers, ${seconds} s windows, default monitor interval (5 s per printer)`);
+  console.log(`entry: ${entry ?? 'src/main.ts (tsx)'}; 10 emulated ZPL printers, ${seconds} s windows, default monitor interval (2 s per printer)`);
   console.log('| window | daemon CPU | ~HS probes |');
   console.log('|---|---|---|');
   console.log(`| nobody listening | ${idle.cpuPercent.toFixed(2)} % | ${idle.probes} |`);

@@ -12,7 +12,7 @@ export interface PrinterMonitorDeps {
   probe: (path: string) => Promise<unknown>;
   /** True while a job is being sent to the printer. */
   transferring: (path: string) => boolean;
-  /** Shortest time between two probes of one printer (events.md: 5 s). */
+  /** Shortest time between two probes of one printer (default 2 s). */
   intervalMs: number;
   /** Calls `tick` every `ms` until the returned function is called (setInterval, unref'd, by default). */
   every?: (ms: number, tick: () => void) => () => void;
@@ -34,7 +34,8 @@ export class PrinterMonitor {
   /** Starts ticking (a tick with nobody listening only reads one boolean). */
   start(): void {
     const every = this.deps.every ?? intervalTimer;
-    this.stopTimer ??= every(Math.min(this.deps.intervalMs, 1000), () => this.tick());
+    // ticks at a quarter of the interval, so a probe is at most a quarter late
+    this.stopTimer ??= every(Math.min(this.deps.intervalMs / 4, 1000), () => this.tick());
   }
 
   /** Stops ticking; probes under way finish on their own. */

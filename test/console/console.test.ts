@@ -22,7 +22,7 @@ let label = '';
 before(async () => {
   // status probes every second (the paper-out test's 3 s), and the device's own ~HS time limit (the helper's 300 ms is for
   // failure tests): on a loaded machine a shorter one makes the printed tracker take slow answers for silence and give up
-  const env = { PRINTPROXY_CONSOLE_DIR: await builtConsole(), PRINTPROXY_MONITOR_INTERVAL_MS: '1000', PRINTPROXY_TCP_QUERY_TIMEOUT_MS: '1500' };
+  const env = { PRINTPROXY_CONSOLE_DIR: await builtConsole(), PRINTPROXY_TCP_QUERY_TIMEOUT_MS: '1500' };
   d = await startInProcess({ usb: () => new FakeUsbBus() }, undefined, false, false, env);
   zebra = new ZplPrinterEmulator();
   const port = await zebra.start();
