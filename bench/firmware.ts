@@ -1,10 +1,10 @@
 // The single executables as the device runs them, the Node 20 and Node 24 builds of an arch side by side in one run:
-// size, exec → first 200 of GET /status (first boot with an empty data dir, and the median of 5 warm starts), idle
-// RSS (all running at once), and RSS after 100 PDF labels through the worker pool, every step taking turns; then Node 24 / Node 20 ratios against the targets
+// size, exec → first 200 of GET /status (first boot with an empty data dir, and the median of 11 warm starts), idle
+// RSS (all running at once, each executable started from a cold page cache), and RSS after 100 PDF labels through the worker pool, every step taking turns; then Node 24 / Node 20 ratios against the targets
 // (first 200 and idle RSS at most 1.10x). Each runs where firmware/targets.mjs says (x64 in the Debian 13 root).
 // Run: npm run firmware -- --arch x64-node20,x64 && node --import tsx bench/firmware.ts [target,...]   (default x64-node20,x64)
 // Foreign arches run under qemu-user: their times and RSS include the emulator (TCG) and only bound the real device.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import net from 'node:net';
 import { join, resolve } from 'node:path';
@@ -18,13 +18,14 @@ import { isNative, runPrefix, target } from '../firmware/targets.mjs';
 const ROOT = resolve(__dirname, '..');
 const KEY = 'bench-key-0123456789';
 const LABELS = 100;
-const WARM_STARTS = 5;
+const WARM_STARTS = 11;
 /** Node 24 / Node 20 at most this much slower to the first 200 and bigger in idle RSS. */
 const TARGET_RATIO = 1.1;
 
 interface Subject {
   target: string;
   name: string;
+  binary: string;
   command: string[];
   size: number;
 }
@@ -72,6 +73,16 @@ function stop(proc: ChildProcess): Promise<void> {
   });
 }
 
+/**
+ * Drops `file` from the page cache, so each executable starts cold, as after power-up. Needed for a fair RSS: with large
+ * folios in the page cache (Linux 6.18 here, ext4), how a file came into the cache (written, copied, exec'd) changes how
+ * much of it a process maps, by 15 MiB for the same 124 MB executable.
+ */
+function dropFromPageCache(file: string): void {
+  execFileSync('sync', [file]);
+  execFileSync('dd', [`if=${file}`, 'iflag=nocache', 'count=0', 'status=none']);
+}
+
 function median(values: number[]): number {
   return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 }
@@ -87,6 +98,7 @@ interface Running {
 /** Measures every subject, interleaved step by step, so load on this machine falls on all of them alike. */
 async function measureAll(list: Subject[], pdf: Uint8Array): Promise<Figures[]> {
   const dataDirs = list.map(() => tempDataDir());
+  for (const subject of list) dropFromPageCache(subject.binary);
   const firstMs: number[] = [];
   for (const [i, subject] of list.entries()) {
     const first = await boot(subject.command, dataDirs[i]);
@@ -147,7 +159,7 @@ function subjects(names: string[]): Subject[] {
     if (!existsSync(binary)) throw new Error(`${binary} is missing: npm run firmware -- --arch ${name}`);
     const t = target(name) as { version: string; abi: string };
     const where = isNative(name) ? '' : ', qemu';
-    return { target: name, name: `printproxyd-linux-${name} (Node ${t.version}, uWS ABI ${t.abi}${where})`, command: [...(runPrefix(name) as string[]), binary], size: statSync(binary).size };
+    return { target: name, name: `printproxyd-linux-${name} (Node ${t.version}, uWS ABI ${t.abi}${where})`, binary, command: [...(runPrefix(name) as string[]), binary], size: statSync(binary).size };
   });
 }
 
