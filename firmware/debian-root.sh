@@ -3,7 +3,7 @@
 # executables here (their uWS addon needs glibc >= 2.38; this machine may have less):
 #   x64:   a full minbase root, entered with firmware/in-debian-root.sh (chroot in a private mount namespace);
 #   arm64: the same packages unpacked for qemu-user's -L (debootstrap --foreign: no arm64 code runs to make it).
-# usage: firmware/debian-root.sh x64|arm64 DIR     (installs debootstrap when missing; needs root)
+# usage: firmware/debian-root.sh x64|arm64 DIR     (installs debootstrap, and qemu-user-static for arm64, when missing; needs root)
 # DIR appears complete or not at all: it is made in DIR.partial and renamed.
 set -euo pipefail
 arch=${1:?usage: debian-root.sh x64|arm64 DIR}
@@ -13,7 +13,11 @@ mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 [ -e "$dir/.complete" ] && exit 0
 
 export DEBIAN_FRONTEND=noninteractive
-command -v debootstrap >/dev/null 2>&1 || { apt-get update -qq || true; apt-get install -y -qq --no-install-recommends debootstrap >/dev/null; }
+need=()
+command -v debootstrap >/dev/null 2>&1 || need+=(debootstrap)
+[ "$arch" = x64 ] || command -v qemu-aarch64-static >/dev/null 2>&1 || need+=(qemu-user-static)
+# a mirror mid-sync can fail one index file; the install fails loudly if a package is really missing
+[ ${#need[@]} -eq 0 ] || { apt-get update -qq || true; apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null; }
 # libudev1 for the usb addon, util-linux for setpriv and setsid (the image's init script), libatomic1 for Node on arm,
 # ca-certificates for https clients (webhooks, URL fetches) as on the device
 include=libudev1,libatomic1,util-linux,ca-certificates
