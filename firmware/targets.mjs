@@ -20,7 +20,7 @@ const MACHINES = {
 /**
  * The executables, by `--arch` name: the npm package of their Node (pinned by version and integrity), the Node ABI
  * (which picks the uWS build, src/native/uws-builds.ts), whether that Node has SEA assets, the glibc the whole needs,
- * the Debian that runs it here, and whether it is what ships or only a comparison build.
+ * and the Debian that runs it here.
  * x64 and arm64 ship Node 24 LTS with uWS 20.57; their uWS needs glibc 2.38, so here they run in a Debian 13 root.
  * armv7 is the legacy build: Node 20 (no newer armv7 Node on npm) and uWS 20.30 (no newer arm build).
  * The `-node20` builds are the previous x64/arm64 runtime, kept for the benches' side-by-side figures.
@@ -35,7 +35,6 @@ export const TARGETS = {
     seaAssets: true,
     glibc: '2.38',
     debian: 'trixie',
-    ships: true,
   },
   arm64: {
     ...MACHINES.arm64,
@@ -46,7 +45,6 @@ export const TARGETS = {
     seaAssets: true,
     glibc: '2.38',
     debian: 'trixie',
-    ships: true,
   },
   // the newest armv7 Node on npm is 20.11.0, older than SEA assets (20.12): its assets are appended instead
   armv7: {
@@ -58,7 +56,6 @@ export const TARGETS = {
     seaAssets: false,
     glibc: '2.28',
     debian: 'bookworm',
-    ships: true,
   },
   'x64-node20': {
     ...MACHINES.x64,
@@ -69,7 +66,6 @@ export const TARGETS = {
     seaAssets: true,
     glibc: '2.28',
     debian: 'trixie',
-    ships: false,
   },
   'arm64-node20': {
     ...MACHINES.arm64,
@@ -80,7 +76,6 @@ export const TARGETS = {
     seaAssets: true,
     glibc: '2.28',
     debian: 'trixie',
-    ships: false,
   },
 };
 
