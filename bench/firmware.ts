@@ -1,6 +1,6 @@
 // The single executables as the device runs them, the Node 20 and Node 24 builds of an arch side by side in one run:
 // size, exec → first 200 of GET /status (first boot with an empty data dir, and the median of 11 warm starts), idle
-// RSS (all running at once, each executable started from a cold page cache), and RSS after 100 PDF labels through the worker pool, every step taking turns; then Node 24 / Node 20 ratios against the targets
+// RSS (all running at once, each executable started from a cold page cache), and RSS after 100 PDF labels through the worker pool, every step taking turns; then new / old runtime ratios against the targets
 // (first 200 and idle RSS at most 1.10x). Each runs where firmware/targets.mjs says (x64 in the Debian 13 root).
 // Run: npm run firmware -- --arch x64-node20,x64 && node --import tsx bench/firmware.ts [target,...]   (default x64-node20,x64)
 // Foreign arches run under qemu-user: their times and RSS include the emulator (TCG) and only bound the real device.
@@ -19,7 +19,7 @@ const ROOT = resolve(__dirname, '..');
 const KEY = 'bench-key-0123456789';
 const LABELS = 100;
 const WARM_STARTS = 11;
-/** Node 24 / Node 20 at most this much slower to the first 200 and bigger in idle RSS. */
+/** The new runtime at most this much slower to the first 200 and bigger in idle RSS than the old one. */
 const TARGET_RATIO = 1.1;
 
 interface Subject {
@@ -163,14 +163,18 @@ function subjects(names: string[]): Subject[] {
   });
 }
 
-/** `<arch>-node20` and `<arch>` measured in this run, as [Node 20, Node 24] pairs. */
+/** `<arch>-node<N>` (the old runtime) and `<arch>` (what ships) measured in this run, as [old, new] pairs. */
 function pairs(rows: Array<Subject & Figures>): Array<[Subject & Figures, Subject & Figures]> {
   const found: Array<[Subject & Figures, Subject & Figures]> = [];
-  for (const old of rows.filter((r) => r.target.endsWith('-node20'))) {
-    const current = rows.find((r) => r.target === old.target.replace(/-node20$/, ''));
+  for (const old of rows.filter((r) => /-node\d+$/.test(r.target))) {
+    const current = rows.find((r) => r.target === old.target.replace(/-node\d+$/, ''));
     if (current) found.push([old, current]);
   }
   return found;
+}
+
+function nodeMajor(name: string): string {
+  return (target(name) as { version: string }).version.split('.')[0];
 }
 
 function ratioLine(label: string, ratio: number, limit: number): string {
@@ -191,7 +195,7 @@ async function main(): Promise<void> {
   }
   for (const [old, current] of pairs(rows)) {
     console.log(
-      `Node 24 / Node 20 (${current.target}): size ${(current.size / old.size).toFixed(2)}x; ${ratioLine('warm start', current.warmStartMs / old.warmStartMs, TARGET_RATIO)}; ` +
+      `Node ${nodeMajor(current.target)} / Node ${nodeMajor(old.target)} (${current.target}): size ${(current.size / old.size).toFixed(2)}x; ${ratioLine('warm start', current.warmStartMs / old.warmStartMs, TARGET_RATIO)}; ` +
         `first boot ${(current.firstBootMs / old.firstBootMs).toFixed(2)}x; ${ratioLine('idle RSS', current.idleRssMiB / old.idleRssMiB, TARGET_RATIO)}; ` +
         `RSS after ${LABELS} labels ${(current.after100RssMiB / old.after100RssMiB).toFixed(2)}x; labels/s ${(current.labelsPerSecond / old.labelsPerSecond).toFixed(2)}x`,
     );

@@ -1,6 +1,7 @@
 // HTTP throughput of the single executables, Node 20 and Node 24 side by side in one run, with a bare uWS handler
 // answering the same bytes as the ceiling. Each executable runs where firmware/targets.mjs says (x64: in the Debian 13
-// root). Target: the Node 24 executable serves at least as many req/s of GET /printers as the Node 20 one.
+// root). Target: the Node 24 executable serves at least as many req/s of GET /printers as the Node 20 one (the pair is
+// `<arch>-node<N>`, the old runtime, and `<arch>`, what ships).
 // Run: npm run firmware -- --arch x64-node20,x64 && node --import tsx bench/http.ts [seconds-per-round] [target,...]
 import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
@@ -54,7 +55,11 @@ async function main(): Promise<void> {
   const bare = await startBare(daemons[0]);
   servers.push(bare.server);
 
-  console.log(`| url | ${servers.map((s) => `${s.label} req/s`).join(' | ')} | Node 24 / Node 20 | p99 ms (${servers.map((s) => s.label.split(' ')[0]).join(' / ')}) |`);
+  const old = names.findIndex((n) => /-node\d+$/.test(n));
+  const current = names.findIndex((n) => !/-node\d+$/.test(n));
+  const major = (i: number) => (target(names[i]) as { version: string }).version.split('.')[0];
+  const ratioHead = old >= 0 && current >= 0 ? `Node ${major(current)} / Node ${major(old)}` : 'ratio';
+  console.log(`| url | ${servers.map((s) => `${s.label} req/s`).join(' | ')} | ${ratioHead} | p99 ms (${servers.map((s) => s.label.split(' ')[0]).join(' / ')}) |`);
   console.log(`|---|${servers.map(() => '---|').join('')}---|---|`);
   for (const url of urls) {
     const rps: number[][] = servers.map(() => []);
@@ -68,8 +73,6 @@ async function main(): Promise<void> {
       }
     }
     const mean = rps.map((r) => r.reduce((a, b) => a + b, 0) / r.length);
-    const old = names.findIndex((n) => n.endsWith('-node20'));
-    const current = names.findIndex((n) => !n.endsWith('-node20'));
     const ratio = old >= 0 && current >= 0 ? `${(mean[current] / mean[old]).toFixed(2)} (target ≥ 1.00: ${mean[current] >= mean[old] ? 'met' : 'MISSED'})` : '-';
     console.log(`| GET ${url} | ${mean.map((m) => m.toFixed(0)).join(' | ')} | ${ratio} | ${p99.join(' / ')} |`);
   }
