@@ -178,7 +178,7 @@ function nodeMajor(name: string): string {
 }
 
 function ratioLine(label: string, ratio: number, limit: number): string {
-  return `${label} ${ratio.toFixed(2)}x (target ≤ ${limit.toFixed(2)}x: ${ratio <= limit ? 'met' : 'MISSED'})`;
+  return `${label} ${ratio.toFixed(3)}x (target ≤ ${limit.toFixed(2)}x: ${ratio <= limit ? 'met' : 'MISSED'})`;
 }
 
 async function main(): Promise<void> {
