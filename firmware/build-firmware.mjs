@@ -1,4 +1,4 @@
-// npm run firmware -- --arch x64|arm64|armv7|x64-node20|arm64-node20 [--arch ...]
+// npm run firmware -- --arch x64|arm64|armv7 [--arch ...] (and the comparison builds x64-node20, arm64-node20)
 // Writes dist/firmware/printproxyd-linux-<arch>: that arch's Node, stripped, with the esbuild bundle (worker code
 // embedded) injected as a single-executable blob made by the target's own Node (under qemu where needed), and
 // the natives, pdfium.wasm and their manifest as SEA assets (or appended, where the target's Node predates them).
@@ -8,10 +8,11 @@ import { appendFileSync, copyFileSync, mkdirSync, readFileSync, renameSync, rmSy
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { buildBundle, nativeFiles, pdfiumWasmFile } from './bundle.mjs';
-import { buildPrefix, root, strip, target, targetNode } from './targets.mjs';
+import { buildPrefix, root, strip, target, TARGETS, targetNode } from './targets.mjs';
 
 const require = createRequire(import.meta.url);
 const SENTINEL = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
+const USAGE = `npm run firmware -- --arch ${Object.keys(TARGETS).join('|')} (several: --arch x64,arm64,armv7)`;
 
 /** Builds the executable for `arch` from the bundle at `bundled`; returns its path. */
 export async function buildFirmware(arch, bundled) {
@@ -71,9 +72,9 @@ function parseArches(argv) {
   for (let i = 0; i < argv.length; i += 1) {
     if (argv[i] === '--arch') arches.push(...String(argv[++i] ?? '').split(','));
     else if (argv[i].startsWith('--arch=')) arches.push(...argv[i].slice(7).split(','));
-    else throw new Error(`unknown argument ${argv[i]} (usage: --arch x64|arm64|armv7|x64-node20|arm64-node20)`);
+    else throw new Error(`unknown argument ${argv[i]} (usage: ${USAGE})`);
   }
-  if (arches.length === 0) throw new Error('usage: npm run firmware -- --arch x64|arm64|armv7|x64-node20|arm64-node20');
+  if (arches.length === 0) throw new Error(`usage: ${USAGE}`);
   arches.forEach(target);
   return arches;
 }
