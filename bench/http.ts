@@ -4,7 +4,7 @@
 // `<arch>-node<N>`, the old runtime, and `<arch>`, what ships).
 // Run: npm run firmware -- --arch x64-node20,x64 && node --import tsx bench/http.ts [seconds-per-round] [target,...]
 import { spawn } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { callApi, startDaemon, tempDataDir, type DaemonHandle } from '../test/helpers/daemon-process';
@@ -18,11 +18,19 @@ const urls = ['/api/v1/printers', '/api/v1/status'];
 /** Rounds per server and URL, taking turns; the median is printed (this machine is shared, so rounds vary). */
 const ROUNDS = 6;
 
-/** One server under load: its label, base URL and API key. */
+/** One server under load: its label, base URL, API key and process id. */
 interface Server {
   label: string;
   baseUrl: string;
   key: string;
+  pid: number;
+}
+
+/** CPU time (user + system) the process `pid` has used so far, in ms. */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // utime and stime are fields 14 and 15 of /proc/PID/stat, in clock ticks (100 per second on Linux)
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 async function startExecutable(name: string): Promise<DaemonHandle> {
@@ -46,13 +54,13 @@ async function startBare(daemon: DaemonHandle): Promise<{ server: Server; stop: 
     const m = /:(\d+)/.exec(d.toString());
     if (m) ok(Number(m[1]));
   }));
-  return { server: { label: `bare uWS (host Node ${process.versions.node})`, baseUrl: `http://127.0.0.1:${port}`, key: daemon.apiKey }, stop: () => bare.kill() };
+  return { server: { label: `bare uWS (host Node ${process.versions.node})`, baseUrl: `http://127.0.0.1:${port}`, key: daemon.apiKey, pid: bare.pid! }, stop: () => bare.kill() };
 }
 
 async function main(): Promise<void> {
   const daemons: DaemonHandle[] = [];
   for (const name of names) daemons.push(await startExecutable(name));
-  const servers: Server[] = daemons.map((d, i) => ({ label: `${names[i]} (Node ${(target(names[i]) as { version: string }).version})`, baseUrl: d.baseUrl, key: d.apiKey }));
+  const servers: Server[] = daemons.map((d, i) => ({ label: `${names[i]} (Node ${(target(names[i]) as { version: string }).version})`, baseUrl: d.baseUrl, key: d.apiKey, pid: d.proc.pid! }));
   const bare = await startBare(daemons[0]);
   servers.push(bare.server);
 
@@ -62,29 +70,38 @@ async function main(): Promise<void> {
   const ratioHead = old >= 0 && current >= 0 ? `Node ${major(current)} / Node ${major(old)}` : 'ratio';
   console.log(`| url | ${servers.map((s) => `${s.label} req/s (median of ${ROUNDS})`).join(' | ')} | ${ratioHead} | p99 ms (${servers.map((s) => s.label.split(' ')[0]).join(' / ')}) |`);
   console.log(`|---|${servers.map(() => '---|').join('')}---|---|`);
+  // CPU time per request barely depends on how busy the rest of this machine is, unlike req/s
+  const cpuLines: string[] = [];
   for (const url of urls) {
     const rps: number[][] = servers.map(() => []);
     const p99: number[] = servers.map(() => 0);
+    const cpu = servers.map(() => ({ ms: 0, requests: 0 }));
     // rounds take turns so every server sees the same machine conditions
     for (let round = 0; round < ROUNDS; round += 1) {
       for (const [i, s] of servers.entries()) {
+        const cpuBefore = cpuMs(s.pid);
         const r = await load(`${s.baseUrl}${url}`, s.key);
+        cpu[i].ms += cpuMs(s.pid) - cpuBefore;
+        cpu[i].requests += r.total;
         rps[i].push(r.rps);
         p99[i] = Math.max(p99[i], r.p99);
       }
     }
     const median = rps.map((r) => [...r].sort((a, b) => a - b)[Math.floor(r.length / 2)]);
     const ratio = old >= 0 && current >= 0 ? `${(median[current] / median[old]).toFixed(2)} (target ≥ 1.00: ${median[current] >= median[old] ? 'met' : 'MISSED'})` : '-';
+    const perRequest = cpu.map((c) => (c.ms * 1000) / c.requests);
+    cpuLines.push(`GET ${url}: server CPU per request ${perRequest.map((us, i) => `${servers[i].label.split(' ')[0]} ${us.toFixed(1)} µs`).join(', ')}` + (old >= 0 && current >= 0 ? `; Node ${major(current)} / Node ${major(old)} ${(perRequest[current] / perRequest[old]).toFixed(2)}x` : ''));
     console.log(`| GET ${url} | ${median.map((m, i) => `${m.toFixed(0)} (${Math.min(...rps[i]).toFixed(0)}–${Math.max(...rps[i]).toFixed(0)})`).join(' | ')} | ${ratio} | ${p99.join(' / ')} |`);
   }
+  for (const line of cpuLines) console.log(line);
   bare.stop();
   for (const d of daemons) await d.stop();
 }
 
-async function load(url: string, key: string): Promise<{ rps: number; p99: number }> {
+async function load(url: string, key: string): Promise<{ rps: number; p99: number; total: number }> {
   const result = await autocannon({ url, connections: 32, pipelining: 1, duration: seconds, headers: { 'x-api-key': key } });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return { rps: result.requests.average, p99: result.latency.p99 };
+  return { rps: result.requests.average, p99: result.latency.p99, total: result.requests.total };
 }
 
 main().catch((err: unknown) => {
