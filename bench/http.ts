@@ -1,53 +1,110 @@
-// HTTP throughput of the daemon vs a bare uWS handler answering the same bytes, side by side in one run.
-// Run: node --import tsx bench/http.ts [seconds-per-round]
+// HTTP throughput of the single executables, Node 20 and Node 24 side by side in one run, with a bare uWS handler
+// answering the same bytes as the ceiling. Each executable runs where firmware/targets.mjs says (x64: in the Debian 13
+// root). Target: the Node 24 executable serves at least as many req/s of GET /printers as the Node 20 one (the pair is
+// `<arch>-node<N>`, the old runtime, and `<arch>`, what ships).
+// Run: npm run firmware -- --arch x64-node20,x64 && node --import tsx bench/http.ts [seconds-per-round] [target,...]
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
-import { callApi, startDaemon, tempDataDir } from '../test/helpers/daemon-process';
+import { callApi, startDaemon, tempDataDir, type DaemonHandle } from '../test/helpers/daemon-process';
+// @ts-expect-error: plain ESM build script without type declarations
+import { runPrefix, target } from '../firmware/targets.mjs';
 
-const seconds = Number(process.argv[2] ?? 5);
+const ROOT = resolve(__dirname, '..');
+const seconds = Number(process.argv[2] ?? 3);
+const names = (process.argv[3] ?? 'x64-node20,x64').split(',');
 const urls = ['/api/v1/printers', '/api/v1/status'];
+/** Rounds per server and URL, taking turns; the median is printed (this machine is shared, so rounds vary). */
+const ROUNDS = 6;
 
-async function main(): Promise<void> {
-  const daemon = await startDaemon({ entry: process.env.BENCH_ENTRY ?? "dist/printproxyd.cjs" });
+/** One server under load: its label, base URL, API key and process id. */
+interface Server {
+  label: string;
+  baseUrl: string;
+  key: string;
+  pid: number;
+}
+
+/** CPU time (user + system) the process `pid` has used so far, in ms. */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // utime and stime are fields 14 and 15 of /proc/PID/stat, in clock ticks (100 per second on Linux)
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+async function startExecutable(name: string): Promise<DaemonHandle> {
+  const binary = join(ROOT, 'dist', 'firmware', `printproxyd-linux-${name}`);
+  if (!existsSync(binary)) throw new Error(`${binary} is missing: npm run firmware -- --arch ${name}`);
+  const daemon = await startDaemon({ command: [...(runPrefix(name) as string[]), binary], startTimeoutMs: 60_000 });
   // loopback addresses where nothing listens: the status probes stay on this machine and read offline
   for (let i = 0; i < 10; i += 1) {
     await daemon.api('POST', '/printers', { body: { connection: { type: 'network', host: `127.0.9.${i + 1}`, protocol: 'tcp' }, content: 'raw', tags: ['bench'] } });
   }
+  return daemon;
+}
+
+async function startBare(daemon: DaemonHandle): Promise<{ server: Server; stop: () => void }> {
   const answers: Record<string, string> = {};
-  for (const url of urls) {
-    const res = await callApi(daemon.baseUrl, daemon.apiKey, 'GET', url.replace('/api/v1', ''));
-    answers[url] = JSON.stringify(res.body);
-  }
+  for (const url of urls) answers[url] = JSON.stringify((await callApi(daemon.baseUrl, daemon.apiKey, 'GET', url.replace('/api/v1', ''))).body);
   const file = join(tempDataDir(), 'answers.json');
   writeFileSync(file, JSON.stringify(answers));
   const bare = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'bare-uws.ts'), file], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const barePort = await new Promise<number>((ok) => bare.stdout!.on('data', (d: Buffer) => {
+  const port = await new Promise<number>((ok) => bare.stdout!.on('data', (d: Buffer) => {
     const m = /:(\d+)/.exec(d.toString());
     if (m) ok(Number(m[1]));
   }));
-
-  console.log(`| url | printproxyd req/s | bare uWS req/s | ratio | p99 ms (ours / bare) |`);
-  console.log(`|---|---|---|---|---|`);
-  for (const url of urls) {
-    // alternate rounds so both servers see the same machine conditions
-    const ours = await load(`${daemon.baseUrl}${url}`, daemon.apiKey);
-    const base = await load(`http://127.0.0.1:${barePort}${url}`, daemon.apiKey);
-    const ours2 = await load(`${daemon.baseUrl}${url}`, daemon.apiKey);
-    const base2 = await load(`http://127.0.0.1:${barePort}${url}`, daemon.apiKey);
-    const o = (ours.rps + ours2.rps) / 2;
-    const b = (base.rps + base2.rps) / 2;
-    console.log(`| GET ${url} | ${o.toFixed(0)} | ${b.toFixed(0)} | ${(o / b).toFixed(2)} | ${Math.max(ours.p99, ours2.p99)} / ${Math.max(base.p99, base2.p99)} |`);
-  }
-  bare.kill();
-  await daemon.stop();
+  return { server: { label: `bare uWS (host Node ${process.versions.node})`, baseUrl: `http://127.0.0.1:${port}`, key: daemon.apiKey, pid: bare.pid! }, stop: () => bare.kill() };
 }
 
-async function load(url: string, key: string): Promise<{ rps: number; p99: number }> {
+async function main(): Promise<void> {
+  const daemons: DaemonHandle[] = [];
+  for (const name of names) daemons.push(await startExecutable(name));
+  const servers: Server[] = daemons.map((d, i) => ({ label: `${names[i]} (Node ${(target(names[i]) as { version: string }).version})`, baseUrl: d.baseUrl, key: d.apiKey, pid: d.proc.pid! }));
+  const bare = await startBare(daemons[0]);
+  servers.push(bare.server);
+
+  const old = names.findIndex((n) => /-node\d+$/.test(n));
+  const current = names.findIndex((n) => !/-node\d+$/.test(n));
+  const major = (i: number) => (target(names[i]) as { version: string }).version.split('.')[0];
+  const ratioHead = old >= 0 && current >= 0 ? `Node ${major(current)} / Node ${major(old)}` : 'ratio';
+  console.log(`| url | ${servers.map((s) => `${s.label} req/s (median of ${ROUNDS})`).join(' | ')} | ${ratioHead} | p99 ms (${servers.map((s) => s.label.split(' ')[0]).join(' / ')}) |`);
+  console.log(`|---|${servers.map(() => '---|').join('')}---|---|`);
+  // CPU time per request barely depends on how busy the rest of this machine is, unlike req/s
+  const cpuLines: string[] = [];
+  for (const url of urls) {
+    const rps: number[][] = servers.map(() => []);
+    const p99: number[] = servers.map(() => 0);
+    const cpu = servers.map(() => ({ ms: 0, requests: 0 }));
+    // rounds take turns so every server sees the same machine conditions
+    for (let round = 0; round < ROUNDS; round += 1) {
+      for (const [i, s] of servers.entries()) {
+        const cpuBefore = cpuMs(s.pid);
+        const r = await load(`${s.baseUrl}${url}`, s.key);
+        cpu[i].ms += cpuMs(s.pid) - cpuBefore;
+        cpu[i].requests += r.total;
+        rps[i].push(r.rps);
+        p99[i] = Math.max(p99[i], r.p99);
+      }
+    }
+    const median = rps.map((r) => [...r].sort((a, b) => a - b)[Math.floor(r.length / 2)]);
+    const ratio = old >= 0 && current >= 0 ? `${(median[current] / median[old]).toFixed(2)} (target ≥ 1.00: ${median[current] >= median[old] ? 'met' : 'MISSED'})` : '-';
+    const perRequest = cpu.map((c) => (c.ms * 1000) / c.requests);
+    cpuLines.push(`GET ${url}: server CPU per request ${perRequest.map((us, i) => `${servers[i].label.split(' ')[0]} ${us.toFixed(1)} µs`).join(', ')}` + (old >= 0 && current >= 0 ? `; Node ${major(current)} / Node ${major(old)} ${(perRequest[current] / perRequest[old]).toFixed(2)}x` : ''));
+    console.log(`| GET ${url} | ${median.map((m, i) => `${m.toFixed(0)} (${Math.min(...rps[i]).toFixed(0)}–${Math.max(...rps[i]).toFixed(0)})`).join(' | ')} | ${ratio} | ${p99.join(' / ')} |`);
+  }
+  for (const line of cpuLines) console.log(line);
+  bare.stop();
+  for (const d of daemons) await d.stop();
+}
+
+async function load(url: string, key: string): Promise<{ rps: number; p99: number; total: number }> {
   const result = await autocannon({ url, connections: 32, pipelining: 1, duration: seconds, headers: { 'x-api-key': key } });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return { rps: result.requests.average, p99: result.latency.p99 };
+  return { rps: result.requests.average, p99: result.latency.p99, total: result.requests.total };
 }
 
-void main();
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

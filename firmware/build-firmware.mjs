@@ -1,4 +1,4 @@
-// npm run firmware -- --arch x64|arm64|armv7 [--arch ...]
+// npm run firmware -- --arch x64|arm64|armv7 [--arch ...] (and the comparison builds x64-node20, arm64-node20)
 // Writes dist/firmware/printproxyd-linux-<arch>: that arch's Node, stripped, with the esbuild bundle (worker code
 // embedded) injected as a single-executable blob made by the target's own Node (under qemu where needed), and
 // the natives, pdfium.wasm and their manifest as SEA assets (or appended, where the target's Node predates them).
@@ -8,10 +8,11 @@ import { appendFileSync, copyFileSync, mkdirSync, readFileSync, renameSync, rmSy
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { buildBundle, nativeFiles, pdfiumWasmFile } from './bundle.mjs';
-import { root, runPrefix, strip, target, targetNode } from './targets.mjs';
+import { buildPrefix, root, strip, target, TARGETS, targetNode } from './targets.mjs';
 
 const require = createRequire(import.meta.url);
 const SENTINEL = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
+const USAGE = `npm run firmware -- --arch ${Object.keys(TARGETS).join('|')} (several: --arch x64,arm64,armv7)`;
 
 /** Builds the executable for `arch` from the bundle at `bundled`; returns its path. */
 export async function buildFirmware(arch, bundled) {
@@ -24,7 +25,7 @@ export async function buildFirmware(arch, bundled) {
   const config = { main: bundled, output: blob, disableExperimentalSEAWarning: true, useCodeCache: true };
   if (t.seaAssets) config.assets = assets;
   writeFileSync(join(work, 'sea-config.json'), JSON.stringify(config, null, 2));
-  const [runner, ...prefix] = [...runPrefix(arch), targetNode(arch)];
+  const [runner, ...prefix] = [...buildPrefix(arch), targetNode(arch)];
   execFileSync(runner, [...prefix, '--experimental-sea-config', join(work, 'sea-config.json')], { cwd: work, stdio: ['ignore', 'ignore', 'inherit'] });
 
   const out = join(root, 'dist', 'firmware', `printproxyd-linux-${arch}`);
@@ -37,7 +38,7 @@ export async function buildFirmware(arch, bundled) {
   if (!t.seaAssets) appendFileSync(partial, await appendedPayloadOf(assets));
   renameSync(partial, out);
   rmSync(work, { recursive: true, force: true });
-  console.log(`built ${out} (${(statSync(out).size / 1e6).toFixed(1)} MB, Node ${t.version}, assets ${t.seaAssets ? 'as SEA assets' : 'appended'})`);
+  console.log(`built ${out} (${(statSync(out).size / 1e6).toFixed(1)} MB, Node ${t.version}, uWS for ABI ${t.abi}, glibc >= ${t.glibc}, assets ${t.seaAssets ? 'as SEA assets' : 'appended'})`);
   return out;
 }
 
@@ -46,7 +47,8 @@ function embeddedFiles(arch, work) {
   const files = {};
   const natives = {};
   const hash = createHash('sha256');
-  for (const [from, name] of nativeFiles(arch)) {
+  const t = target(arch);
+  for (const [from, name] of nativeFiles({ arch: t.machine, abi: t.abi, nodeVersion: `v${t.version}` })) {
     const bytes = readFileSync(from);
     hash.update(name).update(bytes);
     natives[name] = bytes.length;
@@ -70,9 +72,9 @@ function parseArches(argv) {
   for (let i = 0; i < argv.length; i += 1) {
     if (argv[i] === '--arch') arches.push(...String(argv[++i] ?? '').split(','));
     else if (argv[i].startsWith('--arch=')) arches.push(...argv[i].slice(7).split(','));
-    else throw new Error(`unknown argument ${argv[i]} (usage: --arch x64|arm64|armv7)`);
+    else throw new Error(`unknown argument ${argv[i]} (usage: ${USAGE})`);
   }
-  if (arches.length === 0) throw new Error('usage: npm run firmware -- --arch x64|arm64|armv7');
+  if (arches.length === 0) throw new Error(`usage: ${USAGE}`);
   arches.forEach(target);
   return arches;
 }

@@ -1,11 +1,14 @@
-// Builds dist/printproxyd.cjs: one esbuild bundle of the daemon with the web console embedded (also written to dist/console),
-// natives and wasm copied beside it in dist/native/.
+// Builds dist/printproxyd.cjs: one esbuild bundle of the daemon with the web console embedded (also written to
+// dist/console), natives and wasm copied beside it in dist/native/ (for the Node running this script). Run with tsx
+// (`npm run build`): the uWS build table is TypeScript.
 import { build } from 'esbuild';
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { execSync } from 'node:child_process';
 import { buildConsoleChecked, writeConsole } from './console-build.mjs';
+import { currentRuntime, uwsBuildFor } from '../src/native/uws-builds.ts';
+import { usbAddonFile } from './targets.mjs';
 
 const require = createRequire(import.meta.url);
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
@@ -49,16 +52,14 @@ export async function bundle(entry, outfile, extra = {}) {
   });
 }
 
-/** Natives for an architecture: [source file, name in the native dir]. */
-export function nativeFiles(arch) {
-  if (!['x64', 'arm64', 'armv7'].includes(arch)) throw new Error(`no natives for ${arch} (x64, arm64 or armv7)`);
-  const uwsArch = { x64: 'x64', arm64: 'arm64', armv7: 'arm' }[arch];
-  const usbFile = { x64: 'linux-x64/node.napi.glibc.node', arm64: 'linux-arm64/node.napi.armv8.node', armv7: 'linux-arm/node.napi.armv7.node' }[arch];
-  const uwsDir = join(dirname(require.resolve('@trufflesuite/uws-js-unofficial/package.json')), 'binaries');
+/** Natives for a runtime (process.arch-style `arch`, Node `abi` and version): [source file, name in the native dir]. */
+export function nativeFiles({ arch, abi, nodeVersion }) {
+  const { build, fileName } = uwsBuildFor({ nodeVersion, abi, platform: 'linux', arch });
+  const uwsDir = join(dirname(require.resolve(build.pkg)), build.folderFromMain);
   const usbDir = join(dirname(require.resolve('usb/package.json')), 'prebuilds');
   return [
-    [join(uwsDir, `uws_linux_${uwsArch}_115.node`), `uws_linux_${uwsArch}_115.node`],
-    [join(usbDir, usbFile), 'usb.node'],
+    [join(uwsDir, fileName), fileName],
+    [join(usbDir, usbAddonFile(arch)), 'usb.node'],
   ];
 }
 
@@ -86,8 +87,7 @@ export function pdfiumWasmFile() {
 async function main() {
   const bundled = await buildBundle(out);
   mkdirSync(join(out, 'native'), { recursive: true });
-  const arch = process.arch === 'arm' ? 'armv7' : process.arch;
-  for (const [from, name] of nativeFiles(arch)) copyFileSync(from, join(out, 'native', name));
+  for (const [from, name] of nativeFiles(currentRuntime())) copyFileSync(from, join(out, 'native', name));
   copyFileSync(pdfiumWasmFile(), join(out, 'native', 'pdfium.wasm'));
   console.log(`built ${bundled} (${pkg.version}) with natives in dist/native`);
 }

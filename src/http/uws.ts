@@ -1,24 +1,27 @@
-// The uWebSockets.js native addon, loaded straight from its .node file (no silent JS fallback).
+// The uWebSockets.js native addon for the running Node's ABI, loaded straight from its .node file (no JS fallback).
 import { dirname, join } from 'node:path';
+// the types of uWS 20.30 (ABI 115): the 20.57 build (ABI 137) has the same surface plus a few additions
 import type * as UwsTypes from '@trufflesuite/uws-js-unofficial';
-import { dlopenNative, findNative, uwsAddonName, type NativeSearch } from '../native/load-native';
+import { dlopenNative, findNative, type NativeSearch } from '../native/load-native';
+import { currentRuntime, uwsBuildFor, type UwsBuild } from '../native/uws-builds';
 
 /** The uWS module surface we use. */
 export type Uws = typeof UwsTypes;
 /** The uWS types the server code uses, re-exported so only this file names the package. */
 export type { HttpRequest, HttpResponse, TemplatedApp, WebSocket, us_listen_socket, us_socket_context_t } from '@trufflesuite/uws-js-unofficial';
 
-/** Loads the uWS addon for this platform; throws a clear error naming the file it needed. */
+/** Loads the uWS addon for this platform, arch and Node ABI; throws UnsupportedRuntimeError for a Node it has no
+ * build for, or an error naming the file it needed when that file is absent or cannot load. */
 export function loadUws(search: NativeSearch): Uws {
-  const name = uwsAddonName();
-  const file = findNative(name, search, [packageBinariesDir()].filter((d): d is string => d !== null));
-  if (!file) throw new Error(`uWebSockets.js native ${name} not found (looked in the native dir and node_modules)`);
+  const { build, fileName } = uwsBuildFor(currentRuntime());
+  const file = findNative(fileName, search, [packageBinariesDir(build)].filter((d): d is string => d !== null));
+  if (!file) throw new Error(`uWebSockets.js native ${fileName} not found (looked in the native dir and ${build.pkg})`);
   return dlopenNative<Uws>(file);
 }
 
-function packageBinariesDir(): string | null {
+function packageBinariesDir(build: UwsBuild): string | null {
   try {
-    return join(dirname(require.resolve('@trufflesuite/uws-js-unofficial/package.json')), 'binaries');
+    return join(dirname(require.resolve(build.pkg)), build.folderFromMain);
   } catch {
     return null;
   }

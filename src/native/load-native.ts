@@ -10,11 +10,6 @@ export interface NativeSearch {
   mainScript?: string;
 }
 
-/** File name of the uWS addon for this platform, arch and Node ABI, e.g. `uws_linux_x64_115.node`. */
-export function uwsAddonName(): string {
-  return `uws_${process.platform}_${process.arch}_${process.versions.modules}.node`;
-}
-
 /** Finds `fileName` in the search places, or in `fallbackDirs` (node_modules); null when absent. */
 export function findNative(fileName: string, search: NativeSearch, fallbackDirs: string[]): string | null {
   const dirs = [search.nativeDir, search.mainScript ? join(dirname(search.mainScript), 'native') : undefined, ...fallbackDirs];
@@ -24,16 +19,24 @@ export function findNative(fileName: string, search: NativeSearch, fallbackDirs:
   return null;
 }
 
-/** dlopens an addon file and returns its exports; throws with the path and reason when it cannot load. */
+/** dlopens an addon file and returns its exports; throws with the path, the reason and a hint when it cannot load. */
 export function dlopenNative<T>(file: string): T {
   const mod = { exports: {} as T };
   try {
     process.dlopen(mod, file);
   } catch (err) {
     const reason = (err as Error).message;
-    // glibc's words when the folder's mount forbids mapping code
-    const hint = /failed to map segment/.test(reason) ? ' (is its folder on a noexec mount? set --native-dir to an exec-allowed folder)' : '';
-    throw new Error(`cannot load native ${file}: ${reason}${hint}`);
+    throw new Error(`cannot load native ${file}: ${reason}${hintFor(reason)}`);
   }
   return mod.exports;
 }
+
+/** What the loader's reason most likely means, in the operator's terms. */
+function hintFor(reason: string): string {
+  // glibc's words when the folder's mount forbids mapping code
+  if (/failed to map segment/.test(reason)) return ' (is its folder on a noexec mount? set --native-dir to an exec-allowed folder)';
+  const glibc = /GLIBC_(\d+\.\d+)' not found/.exec(reason);
+  if (glibc) return ` (this build needs glibc ${glibc[1]} or newer; see the runtime table in the README)`;
+  return '';
+}
+

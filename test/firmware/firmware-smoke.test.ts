@@ -1,5 +1,7 @@
 // Smoke test of the single executables, built here from the lockfile: the host's arch in `npm test`, every arch in
-// `npm run test:firmware` (PRINTPROXY_FIRMWARE_ARCHES=x64,arm64,armv7), foreign ones under qemu-user.
+// `npm run test:firmware` (PRINTPROXY_FIRMWARE_ARCHES=x64,arm64,armv7). They run where they would on a device: the
+// Node 24 ones (x64, arm64) in a Debian 13 root (glibc 2.41; made from Debian's packages when missing, cached in
+// .cache/), x64 by chroot and arm64 under qemu-user; the legacy armv7 one under qemu-user with Debian 12's libraries.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -9,12 +11,13 @@ import { join, resolve } from 'node:path';
 import { callApi } from '../helpers/daemon-process';
 import { startDaemon, tempDataDir, type DaemonHandle } from '../helpers/daemon-process';
 import { tempDir } from '../helpers/temp-dir';
+import { until } from '../helpers/until';
 import { ZplPrinterEmulator } from '../fixtures/zebra-tcp-printer';
 import { barcodePagesPdf } from '../fixtures/pdf/barcode-pdf';
 import { readLabelBarcodes } from '../render/barcode-reader';
 import { decodeLabels } from '../render/zpl-label-decode';
 // @ts-expect-error: plain ESM build script without type declarations
-import { isNative, runPrefix } from '../../firmware/targets.mjs';
+import { isNative, runPrefix, target } from '../../firmware/targets.mjs';
 
 const ROOT = resolve(__dirname, '..', '..');
 const HOST_ARCH = process.arch === 'arm' ? 'armv7' : process.arch;
@@ -34,16 +37,11 @@ async function freePrivilegedPort(): Promise<number> {
   throw new Error('no free port below 1024');
 }
 
-/** Polls GET /status until it answers 200; the last answer or error otherwise. */
-async function waitForStatus(baseUrl: string, key: string, limitMs: number): Promise<number> {
-  const until = Date.now() + limitMs;
-  let last = 0;
-  while (Date.now() < until) {
-    last = await callApi(baseUrl, key, 'GET', '/status').then((r) => r.status, () => 0);
-    if (last === 200) return last;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return last;
+/** The target's firmware facts (firmware/targets.mjs). */
+interface Target {
+  machine: string;
+  version: string;
+  abi: string;
 }
 
 function build(arch: string): string {
@@ -59,7 +57,9 @@ function inMountNamespace(script: string, command: string[]): string[] {
 
 for (const arch of ARCHES) {
   describe(`printproxyd-linux-${arch}`, () => {
+    const t = target(arch) as Target;
     let binary: string;
+    let prefix: string[];
     let command: string[];
     let d: DaemonHandle;
     let emulator: ZplPrinterEmulator;
@@ -67,7 +67,8 @@ for (const arch of ARCHES) {
 
     before(async () => {
       binary = build(arch);
-      command = [...(runPrefix(arch) as string[]), binary];
+      prefix = runPrefix(arch) as string[];
+      command = [...prefix, binary];
       emulator = new ZplPrinterEmulator();
       emulatorPort = await emulator.start();
       d = await startDaemon({ command, startTimeoutMs: START_MS });
@@ -85,7 +86,7 @@ for (const arch of ARCHES) {
       const cache = join(d.dataDir, 'native-cache');
       const [folder, ...others] = readdirSync(cache);
       assert.deepEqual(others, []);
-      assert.deepEqual(readdirSync(join(cache, folder)).sort(), ['.complete', `uws_linux_${arch === 'armv7' ? 'arm' : arch}_115.node`, 'usb.node'].sort());
+      assert.deepEqual(readdirSync(join(cache, folder)).sort(), ['.complete', `uws_linux_${t.machine}_${t.abi}.node`, 'usb.node'].sort());
     });
 
     test('a PDF label renders to ZPL in the worker pool inside the executable, and its barcode reads back', async () => {
@@ -114,6 +115,15 @@ for (const arch of ARCHES) {
         assert.equal(res.headers.get('cache-control'), 'public, max-age=31536000, immutable');
         assert.ok((await res.arrayBuffer()).byteLength > 1000, asset);
       }
+    });
+
+    test(`--version names our build and the Node it carries (${t.version})`, () => {
+      const [program, ...args] = [...command, '--version'];
+      const run = spawnSync(program, args, { encoding: 'utf8', timeout: START_MS });
+      assert.equal(run.status, 0, run.stderr);
+      const printed = JSON.parse(run.stdout) as Record<string, string>;
+      assert.equal(printed.node, t.version);
+      assert.match(printed.buildVersion, /^\d+\.\d+\.\d+\+/);
     });
 
     test('usb-list runs and prints a JSON list', () => {
@@ -146,6 +156,7 @@ for (const arch of ARCHES) {
     });
 
     test('the image init script runs it as an unprivileged user on a privileged port, and stops it', { skip: !isNative(arch) && 'the init script is run on the host arch only' }, async () => {
+      // the script runs where the executable does (in the Debian 13 root for a Node 24 build), as on the device
       const port = await freePrivilegedPort();
       const dataDir = tempDataDir();
       const etc = tempDir('printproxyd-etc');
@@ -153,16 +164,18 @@ for (const arch of ARCHES) {
       writeFileSync(join(etc, 'printproxyd'), [`PRINTPROXYD_BIN=${binary}`, `PRINTPROXYD_DATA_DIR=${dataDir}`, `PRINTPROXYD_HTTP_PORT=${port}`, 'PRINTPROXYD_USER=nobody', `PRINTPROXYD_LOG=${log}`, `PRINTPROXYD_PIDFILE=${join(etc, 'pid')}`, 'PRINTPROXYD_ARGS="--no-https --no-mdns --host 127.0.0.1"', ''].join('\n'));
       const script = join(ROOT, 'buildroot-overlay', 'etc', 'init.d', 'S95printproxyd');
       const env = { ...process.env, PRINTPROXYD_DEFAULTS: join(etc, 'printproxyd'), PRINTPROXY_API_KEY: 'init-script-key-0123' };
-      const started = spawnSync('sh', [script, 'start'], { encoding: 'utf8', env, timeout: 30_000 });
+      const [sh, ...shArgs] = [...prefix, 'sh', script];
+      const started = spawnSync(sh, [...shArgs, 'start'], { encoding: 'utf8', env, timeout: 30_000 });
       assert.equal(started.status, 0, started.stdout + started.stderr);
       const baseUrl = `http://127.0.0.1:${port}`;
       try {
-        assert.equal(await waitForStatus(baseUrl, 'init-script-key-0123', START_MS), 200, existsSync(log) ? readFileSync(log, 'utf8') : 'no log');
+        const answered = await until('GET /status from the daemon the init script started', () => callApi(baseUrl, 'init-script-key-0123', 'GET', '/status').then((r) => r.status === 200, () => false), START_MS).then(() => 'answered', () => (existsSync(log) ? readFileSync(log, 'utf8') : 'no log'));
+        assert.equal(answered, 'answered');
         const nobody = Number(spawnSync('id', ['-u', 'nobody'], { encoding: 'utf8' }).stdout.trim());
         assert.equal(statSync(join(dataDir, 'settings.json')).uid, nobody, 'settings.json is written by the unprivileged user');
         assert.match(readFileSync(log, 'utf8'), new RegExp(`listening on http://127.0.0.1:${port}`));
       } finally {
-        const stopped = spawnSync('sh', [script, 'stop'], { encoding: 'utf8', env, timeout: 30_000 });
+        const stopped = spawnSync(sh, [...shArgs, 'stop'], { encoding: 'utf8', env, timeout: 30_000 });
         assert.equal(stopped.status, 0, stopped.stdout + stopped.stderr);
       }
       assert.equal(await callApi(baseUrl, 'init-script-key-0123', 'GET', '/status').then(() => 'answered', (e: NodeJS.ErrnoException) => e.code), 'ECONNREFUSED');

@@ -1,0 +1,45 @@
+// Which uWebSockets.js build serves which Node ABI: the npm package holding its `.node` files and the arches it has.
+
+/** A uWS build for one Node ABI: its npm package, the folder of the `.node` files (relative to the package's main
+ * script), the Node major it is for, and the Linux arches it ships. */
+export interface UwsBuild {
+  pkg: string;
+  folderFromMain: string;
+  nodeMajor: number;
+  arches: readonly string[];
+}
+
+/** The uWS builds by Node ABI (`process.versions.modules`): 115 is Node 20, 137 is Node 24 (glibc >= 2.38). */
+export const UWS_BUILDS: Readonly<Record<string, UwsBuild>> = {
+  '115': { pkg: '@trufflesuite/uws-js-unofficial', folderFromMain: '../binaries', nodeMajor: 20, arches: ['x64', 'arm64', 'arm'] },
+  '137': { pkg: '@btc-vision/uwebsockets.js', folderFromMain: '.', nodeMajor: 24, arches: ['x64', 'arm64'] },
+};
+
+/** The running Node has no uWS build here; the message names its version, ABI and arch, and what would work. */
+export class UnsupportedRuntimeError extends Error {}
+
+/** The running runtime as far as the uWS choice goes (values of process.version, .versions.modules, .platform, .arch). */
+export interface Runtime {
+  nodeVersion: string;
+  abi: string;
+  platform: string;
+  arch: string;
+}
+
+/** The build and addon file name (`uws_<platform>_<arch>_<abi>.node`) for `runtime`; throws UnsupportedRuntimeError. */
+export function uwsBuildFor(runtime: Runtime): { build: UwsBuild; fileName: string } {
+  const build = UWS_BUILDS[runtime.abi];
+  if (!build) {
+    const supported = Object.entries(UWS_BUILDS).map(([abi, b]) => `Node ${b.nodeMajor} (ABI ${abi})`).join(' or ');
+    throw new UnsupportedRuntimeError(`no uWebSockets.js build for Node ${runtime.nodeVersion} (ABI ${runtime.abi}): printproxyd runs on ${supported}`);
+  }
+  if (!build.arches.includes(runtime.arch)) {
+    throw new UnsupportedRuntimeError(`no uWebSockets.js build for Node ${runtime.nodeVersion} (ABI ${runtime.abi}) on ${runtime.arch}: ${build.pkg} has ${build.arches.join(', ')}`);
+  }
+  return { build, fileName: `uws_${runtime.platform}_${runtime.arch}_${runtime.abi}.node` };
+}
+
+/** The runtime this process runs on. */
+export function currentRuntime(): Runtime {
+  return { nodeVersion: process.version, abi: process.versions.modules, platform: process.platform, arch: process.arch };
+}
