@@ -99,7 +99,9 @@ class EventsSession {
     const entries = this.ring.after(this.cursor) ?? [];
     this.cursor = null;
     for (const entry of entries) {
-      if (this.socket.bufferedAmount() > this.socket.bufferLimit / 2) {
+      // past half the bound, or when this event would take the queue past the bound itself, the replay ends in a reset
+      const queued = this.socket.bufferedAmount();
+      if (queued > this.socket.bufferLimit / 2 || queued + entry.json.length > this.socket.bufferLimit) {
         this.socket.send('{"type":"reset"}');
         return;
       }
