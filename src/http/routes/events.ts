@@ -55,6 +55,8 @@ class EventsSession {
     private readonly demand?: StatusDemand,
   ) {
     this.filter = initialFilter(request);
+    // events still waiting to be published are in the ring (and the replay), not for this socket's topic
+    topics.flush();
     socket.send(JSON.stringify({ type: 'hello', bootId, lastId: ring.lastId }));
     const resume = resumePoint(request, bootId);
     if (resume === 'reset' || (resume !== null && ring.after(resume) === null)) socket.send('{"type":"reset"}');
@@ -70,6 +72,7 @@ class EventsSession {
   session(): SocketSession {
     return {
       message: (text) => {
+        this.topics.flush();
         if (applyMessage(text, this.filter, (reply) => this.socket.send(reply))) this.rejoin();
         this.claim();
       },
