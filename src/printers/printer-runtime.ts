@@ -135,6 +135,11 @@ export class PrinterRuntime {
     return this.tracked.has(jobId);
   }
 
+  /** The readiness a not-ready printer answered while its queue waits for it (IPP printer-state-reasons), else null. */
+  get heldReadiness(): Readiness | null {
+    return this.held;
+  }
+
   /** True while a job holds the device (its bytes are being sent): a background probe waits for a quiet moment. */
   get transferring(): boolean {
     return this.device.busy;
