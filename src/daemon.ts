@@ -54,6 +54,7 @@ import { Webhooks } from './webhooks/webhooks';
 import { IppJobTable } from './sharing/ipp-job-table';
 import { IppOperations } from './sharing/ipp-operations';
 import { IppService } from './sharing/ipp-service';
+import { RawPorts } from './sharing/raw-ports';
 
 /** Where the daemon ended up listening. */
 export interface RunningDaemon {
@@ -223,6 +224,28 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
     httpsPort = await server.listenTls(options.host, options.httpsPort, tls);
     announce(`listening on https://${options.host}:${httpsPort}`);
   }
+  const rawPorts = new RawPorts({
+    host: options.host,
+    findPrinter: (path) => registry.find(path),
+    languageOf: (printer) => kindOf(printer).language(printer),
+    submit: async (printer, data, title, from) => {
+      const language = kindOf(printer).language(printer);
+      const format = language === 'zpl' ? 'zpl' : 'raw';
+      const document = { source: { kind: 'inline' as const }, format, contentType: format } as const;
+      await spooler.submit({ document, data, title, source: from, wait: false, options: {}, idempotencyKey: null }, [printer], printer.path);
+    },
+    ask: (path, query) => runtimes.of(path).hostQuery(query.command, query.complete),
+    maxBytes: () => settings.value.maxBodyBytes,
+    idleMs: 10_000,
+    warn: (line) => {
+      warnings.push(line);
+      logger.warn(line);
+    },
+    logger,
+  });
+  const syncRawPorts = () => void rawPorts.sync(registry.list());
+  const stopRawPortWatch = [settings.onChange(syncRawPorts), registry.onChange(syncRawPorts)];
+  await rawPorts.sync(registry.list());
   const ippPort = options.ippPort === null ? null : await listenIpp(server, options.host, options.ippPort, warnings, logger);
   if (ippPort !== null) announce(`listening on ipp://${options.host}:${ippPort}`);
   const advertiser = options.mdns ? advertise(settings.value.deviceId, httpPort, httpsPort, warnings, logger) : null;
@@ -234,6 +257,8 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
     events: bus,
     async stop() {
       await server.close();
+      for (const stop of stopRawPortWatch) stop();
+      await rawPorts.close();
       ippJobs.close();
       await advertiser?.stop();
       await Promise.all(sources.map((source) => source.stop?.()));

@@ -156,6 +156,15 @@ export class PrinterRuntime {
     return live;
   }
 
+  /** Asks the printer a host status query through the device lock (between jobs); null when it stays silent or takes none. */
+  async hostQuery(command: Uint8Array, complete: (reply: Buffer) => boolean): Promise<Buffer | null> {
+    const printer = this.deps.findPrinter(this.path);
+    const driver = printer ? this.driverOf(printer) : null;
+    if (!driver?.hostQuery) return null;
+    const ask = driver.hostQuery.bind(driver);
+    return this.device.run(() => ask(command, complete)).catch(() => null);
+  }
+
   /** Takes a tracked job's state from its printer (live, within the budget); keeps the last known state when it cannot. */
   async refresh(job: JobRecord): Promise<void> {
     if (isFinished(job.state) || !this.tracked.has(job.jobId)) return;
