@@ -15,6 +15,7 @@ import { booleanOf, groupOf, integerOf, optionsOf, stringsOf, valueOf } from './
 import { jobAttributes, jobState } from './job-attributes';
 import { printerAttributes } from './printer-attributes';
 import { declaredFormat, formatsOf } from './share-formats';
+import { mediaOf, offeredPaperSize } from './share-media';
 
 /** What the operations use of the rest of the daemon. */
 export interface IppOperationsDeps {
@@ -202,7 +203,11 @@ export class IppOperations {
   private newJob(call: IppCall): IppJob {
     const op = groupOf(call.request, GROUP.operation);
     const name = String(valueOf(op, 'job-name') ?? valueOf(op, 'document-name') ?? 'Untitled').slice(0, 255) || 'Untitled';
-    return this.deps.jobs.create(call.printer.path, this.userOf(call.request), name, optionsOf(call.request), this.deps.now());
+    const options = optionsOf(call.request);
+    const paperSize = offeredPaperSize(options.paperSize, mediaOf(call.printer, this.deps.languageOf(call.printer)));
+    if (paperSize) options.paperSize = paperSize;
+    else delete options.paperSize;
+    return this.deps.jobs.create(call.printer.path, this.userOf(call.request), name, options, this.deps.now());
   }
 
   private userOf(request: IppRequest): string {

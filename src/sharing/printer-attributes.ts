@@ -176,12 +176,18 @@ function mediaAttributes(f: PrinterFacts): IppAttribute[] {
     collection('media-size-supported', ...media.map(sizeMembers)),
     keyword('media-source-supported', source),
     keyword('media-type-supported', type),
-    integer('media-bottom-margin-supported', 0),
-    integer('media-left-margin-supported', 0),
-    integer('media-right-margin-supported', 0),
-    integer('media-top-margin-supported', 0),
+    integer('media-bottom-margin-supported', MARGIN),
+    integer('media-left-margin-supported', MARGIN),
+    integer('media-right-margin-supported', MARGIN),
+    integer('media-top-margin-supported', MARGIN),
   ];
 }
+
+/**
+ * Margins in hundredths of a mm: labels print to the edge, but 0 makes CUPS name every size `.Borderless` and then
+ * find no default among them (its driverless PPD gets no default page size); 0.01 mm, as LPrint reports, avoids it.
+ */
+const MARGIN = 1;
 
 function sizeMembers(m: Medium): IppAttribute[] {
   return [integer('x-dimension', m.width), integer('y-dimension', m.length)];
@@ -190,10 +196,10 @@ function sizeMembers(m: Medium): IppAttribute[] {
 function mediaCol(m: Medium, source: string, type: string): IppAttribute[] {
   return [
     collection('media-size', sizeMembers(m)),
-    integer('media-bottom-margin', 0),
-    integer('media-left-margin', 0),
-    integer('media-right-margin', 0),
-    integer('media-top-margin', 0),
+    integer('media-bottom-margin', MARGIN),
+    integer('media-left-margin', MARGIN),
+    integer('media-right-margin', MARGIN),
+    integer('media-top-margin', MARGIN),
     keyword('media-source', source),
     keyword('media-type', type),
   ];

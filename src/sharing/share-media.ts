@@ -27,6 +27,14 @@ function officeMedia(printer: PrinterRecord): string[] {
   return own.length > 0 ? own : ['iso_a4_210x297mm', 'na_letter_8.5x11in'];
 }
 
+/** `paperSize` when it is one of `media` (by name, or by size within 1 mm), else undefined: other sizes are ignored (ipp-attribute-fidelity false). */
+export function offeredPaperSize(paperSize: string | undefined, media: Medium[]): string | undefined {
+  const size = paperSize ? parseMediaSize(paperSize) : null;
+  if (!paperSize || !size) return undefined;
+  const [w, l] = [Math.round((size.widthPt / 72) * 2540), Math.round((size.heightPt / 72) * 2540)];
+  return media.some((m) => m.name === paperSize || (Math.abs(m.width - w) <= 100 && Math.abs(m.length - l) <= 100)) ? paperSize : undefined;
+}
+
 /** The paperSize option of an IPP `media` keyword or media-size (hundredths of mm), when it names a size. */
 export function paperSizeOf(media: string | null, size: { x: number; y: number } | null): string | undefined {
   if (media && parseMediaSize(media)) return media;

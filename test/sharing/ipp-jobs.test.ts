@@ -28,7 +28,7 @@ after(async () => {
   await emulator.stop();
 });
 
-const session = (port: number | null, id = printer.id) => new IppSession({ uri: `ipp://127.0.0.1:${port}/ipp/print/${id}`, timeoutMs: 10_000, busyWaitMs: 0 });
+const session = (port: number | null, id = printer.id) => new IppSession({ uri: `ipp://127.0.0.1:${port}/ipp/print/${id}`, timeoutMs: 30_000, busyWaitMs: 0 });
 const who = [{ tag: TAG.name, name: 'requesting-user-name', values: ['alice'] }];
 
 async function printPdf(s: IppSession, name: string) {
@@ -52,7 +52,7 @@ test('Print-Job on the API listener: a job in GET /jobs and on the event bus, wh
   const answer = await printPdf(session(d.httpPort), 'Order 7');
   const ippId = answer.job.get('job-id')?.[0] as number;
   assert.ok(ippId > 0);
-  await until('the IPP job completed', async () => (await jobAttributes(session(d.httpPort), ippId)).job.get('job-state')?.[0] === 9);
+  await until('the IPP job completed', async () => (await jobAttributes(session(d.httpPort), ippId)).job.get('job-state')?.[0] === 9, 30_000);
   off();
   const jobs = (await d.api('GET', '/jobs')).body.result.content as Array<{ jobId: string; title: string; source: string; contentType: string; state: string; printer: string }>;
   const job = jobs.find((j) => j.title === 'Order 7');
@@ -74,12 +74,12 @@ test('a label printer out of paper holds the IPP job: pending, printer stopped w
   await until('the printer is stopped with media-empty-error', async () => {
     const attrs = (await s.call(OP.getPrinterAttributes, [...who, { tag: TAG.keyword, name: 'requested-attributes', values: ['printer-state', 'printer-state-reasons'] }])).printer;
     return attrs.get('printer-state')?.[0] === 5 && (attrs.get('printer-state-reasons') ?? []).includes('media-empty-error');
-  });
+  }, 30_000);
   const held = (await jobAttributes(s, ippId)).job;
   assert.deepEqual([held.get('job-state')?.[0], held.get('job-state-reasons')], [3, ['printer-stopped']]);
   assert.equal(emulator.jobs().length, before, 'nothing printed while out of paper');
   emulator.state.paperOut = false;
-  await until('the held job printed', async () => (await jobAttributes(s, ippId)).job.get('job-state')?.[0] === 9);
+  await until('the held job printed', async () => (await jobAttributes(s, ippId)).job.get('job-state')?.[0] === 9, 30_000);
   assert.equal(emulator.jobs().length, before + 1);
 });
 
