@@ -55,6 +55,7 @@ import { IppJobTable } from './sharing/ipp-job-table';
 import { IppOperations } from './sharing/ipp-operations';
 import { IppService } from './sharing/ipp-service';
 import { RawPorts } from './sharing/raw-ports';
+import { printerServices } from './sharing/printer-services';
 
 /** Where the daemon ended up listening. */
 export interface RunningDaemon {
@@ -249,6 +250,13 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
   const ippPort = options.ippPort === null ? null : await listenIpp(server, options.host, options.ippPort, warnings, logger);
   if (ippPort !== null) announce(`listening on ipp://${options.host}:${ippPort}`);
   const advertiser = options.mdns ? advertise(settings.value.deviceId, httpPort, httpsPort, warnings, logger) : null;
+  const deviceServices = advertiser?.services ?? [];
+  const advertisePrinters = () => {
+    const ports = { ippPort, httpPort, httpsPort, deviceId: settings.value.deviceId, hostName: `printproxy-${settings.value.deviceId}.local` };
+    advertiser?.update([...deviceServices, ...printerServices(registry.list(), (p) => kindOf(p).language(p), ports)]);
+  };
+  advertisePrinters();
+  const stopAdvertWatch = advertiser ? [settings.onChange(advertisePrinters), registry.onChange(advertisePrinters)] : [];
 
   return {
     httpPort,
@@ -257,7 +265,7 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
     events: bus,
     async stop() {
       await server.close();
-      for (const stop of stopRawPortWatch) stop();
+      for (const stop of [...stopRawPortWatch, ...stopAdvertWatch]) stop();
       await rawPorts.close();
       ippJobs.close();
       await advertiser?.stop();
