@@ -56,6 +56,7 @@ import { IppOperations } from './sharing/ipp-operations';
 import { IppService } from './sharing/ipp-service';
 import { RawPorts } from './sharing/raw-ports';
 import { printerServices } from './sharing/printer-services';
+import { printerIconPng } from './sharing/printer-icon';
 
 /** Where the daemon ended up listening. */
 export interface RunningDaemon {
@@ -215,7 +216,7 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
     policy: { maxBodyBytes: () => settings.value.maxBodyBytes, allowedOrigins: () => settings.value.allowedOrigins },
     logger,
     sockets: [eventsSocket(ring, bootId, demand)],
-    ipp: (printerId, body, origin) => ipp.handle(printerId, body, origin),
+    ipp: { handle: (printerId, body, origin) => ipp.handle(printerId, body, origin), icon: printerIconPng() },
   });
   httpPort = await server.listen(options.host, options.port);
   announce(`listening on http://${options.host}:${httpPort}`);

@@ -37,8 +37,8 @@ export interface HttpServerDeps {
   sockets?: readonly SocketRoute[];
   /** Overrides of DEFAULT_SOCKET_SETTINGS. */
   socketSettings?: Partial<SocketSettings>;
-  /** IPP of shared printers at `/ipp/print/<id>`, without the API key (printer-sharing.md); absent: 404. */
-  ipp?: IppEndpoint;
+  /** IPP of shared printers at `/ipp/print/<id>` and their icon at `/ipp/icon.png`, without the API key (printer-sharing.md); absent: 404. */
+  ipp?: { handle: IppEndpoint; icon: Buffer };
 }
 
 /** Answers one IPP request (its bytes, document included) to the shared printer `printerId`; never rejects with a protocol error. */
@@ -168,7 +168,12 @@ export class HttpServer {
 
   private mountIpp(app: TemplatedApp, secure: boolean): void {
     const ipp = this.deps.ipp;
-    if (ipp) app.post('/ipp/print/:id', (res, req) => this.handleIpp(ipp, res, req, secure));
+    if (!ipp) return;
+    app.post('/ipp/print/:id', (res, req) => this.handleIpp(ipp.handle, res, req, secure));
+    app.get('/ipp/icon.png', (res, req) => {
+      const exchange = this.begin(res, req);
+      this.sendBytes(exchange, 'image/png', ipp.icon);
+    });
   }
 
   /** One IPP request: the body read within the body limit and budget, answered as application/ipp once the packet is parsed. */

@@ -12,6 +12,7 @@ import { startInProcess, type InProcessDaemon } from '../helpers/in-process-daem
 import { until } from '../helpers/until';
 import { decodeLabels } from '../render/zpl-label-decode';
 import { readLabelBarcodes } from '../render/barcode-reader';
+import { decodePng } from '../../src/render/png-decode';
 
 let d: InProcessDaemon;
 const emulator = new ZplPrinterEmulator();
@@ -92,4 +93,17 @@ test('Create-Job then Cancel-Job before the document: canceled, and nothing reac
   await s.call(OP.cancelJob, [...who, { tag: TAG.integer, name: 'job-id', values: [ippId] }]);
   assert.equal((await jobAttributes(s, ippId)).job.get('job-state')?.[0], 7);
   assert.equal(emulator.jobs().length, before);
+});
+
+test('printer-icons names a PNG the device serves, and printer-more-info its web address', async () => {
+  await d.api('PATCH', `/printers/${printer.path}`, { body: { share: { ipp: true, rawPort: null } } });
+  const attrs = (await session(d.ippPort).call(OP.getPrinterAttributes, [...who, { tag: TAG.keyword, name: 'requested-attributes', values: ['printer-icons', 'printer-more-info'] }])).printer;
+  const icon = String(attrs.get('printer-icons')?.[0]);
+  assert.equal(icon, `http://127.0.0.1:${d.httpPort}/ipp/icon.png`);
+  assert.equal(attrs.get('printer-more-info')?.[0], `http://127.0.0.1:${d.httpPort}/`);
+  const res = await fetch(icon);
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get('content-type'), 'image/png');
+  const png = decodePng(new Uint8Array(await res.arrayBuffer()));
+  assert.deepEqual([png.width, png.height], [128, 128]);
 });
