@@ -162,7 +162,12 @@ async function main(): Promise<void> {
       );
     }
   } finally {
+    // LPrint may sit on a job it cannot finish and ignore SIGTERM: SIGKILL after 3 s
+    const exited = new Promise((resolve) => lprint.proc.once('exit', resolve));
     lprint.proc.kill('SIGTERM');
+    const stubborn = setTimeout(() => lprint.proc.kill('SIGKILL'), 3000);
+    await exited;
+    clearTimeout(stubborn);
     await ours.stop();
     await emulator.stop();
   }
