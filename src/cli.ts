@@ -8,6 +8,8 @@ export interface DaemonOptions {
   port: number;
   /** HTTPS port; 0 picks a free one; null turns HTTPS off. */
   httpsPort: number | null;
+  /** IPP port of shared printers (printer-sharing.md); 0 picks a free one; null (--no-ipp) turns the IPP listener off. */
+  ippPort: number | null;
   tlsCert?: string;
   tlsKey?: string;
   mdns: boolean;
@@ -43,7 +45,7 @@ export const DEFAULT_SHARE_ROOT = '/mnt/shares';
 export class UsageError extends Error {}
 
 /** Usage text printed by `--help` and on a bad flag. */
-export const USAGE = `usage: printproxyd [serve] [--data-dir DIR] [--port N] [--https-port N|--no-https] [--host ADDR]
+export const USAGE = `usage: printproxyd [serve] [--data-dir DIR] [--port N] [--https-port N|--no-https] [--ipp-port N|--no-ipp] [--host ADDR]
                   [--tls-cert FILE --tls-key FILE] [--no-mdns] [--native-dir DIR] [--share-root DIR]
                   [--no-console|--console-dir DIR] [--log-level LEVEL]
        printproxyd render INPUT.pdf [--size 4x6] [--dpi 203] [-o OUT.zpl]
@@ -70,6 +72,7 @@ function parseDaemonFlags(args: string[], env: NodeJS.ProcessEnv): DaemonOptions
     host: '0.0.0.0',
     port: 8631,
     httpsPort: 8632,
+    ippPort: 8633,
     mdns: env.PRINTPROXY_MDNS !== '0',
     apiKey: env.PRINTPROXY_API_KEY || undefined,
     nativeDir: env.PRINTPROXY_NATIVE_DIR || undefined,
@@ -103,6 +106,8 @@ function parseDaemonFlags(args: string[], env: NodeJS.ProcessEnv): DaemonOptions
       case '--port': options.port = port(flag, value()); break;
       case '--https-port': options.httpsPort = port(flag, value()); break;
       case '--no-https': options.httpsPort = null; break;
+      case '--ipp-port': options.ippPort = port(flag, value()); break;
+      case '--no-ipp': options.ippPort = null; break;
       case '--host': options.host = value(); break;
       case '--tls-cert': options.tlsCert = value(); break;
       case '--tls-key': options.tlsKey = value(); break;

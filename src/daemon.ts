@@ -53,11 +53,19 @@ import type { UsbBackend } from './usb/usb-backend';
 import { httpPost } from './webhooks/http-post';
 import { DEFAULT_OUTBOX_BOUNDS } from './webhooks/outbox';
 import { Webhooks } from './webhooks/webhooks';
+import { IppJobTable } from './sharing/ipp-job-table';
+import { IppOperations } from './sharing/ipp-operations';
+import { IppService } from './sharing/ipp-service';
+import { RawPorts } from './sharing/raw-ports';
+import { printerServices } from './sharing/printer-services';
+import { printerIconPng } from './sharing/printer-icon';
 
 /** Where the daemon ended up listening. */
 export interface RunningDaemon {
   httpPort: number;
   httpsPort: number | null;
+  /** The IPP port of shared printers, or null when off (--no-ipp) or when it could not be opened (a warning in GET /status). */
+  ippPort: number | null;
   /** The in-process event bus (job, printer and device changes). */
   events: EventBus;
   /** Stops accepting, finishes in-flight answers and queued writes, releases devices. */
@@ -180,6 +188,28 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
     ...extensionRoutes(settings),
     ...webhookRoutes(webhooks),
   ];
+  let httpPort = 0;
+  const ippJobs = new IppJobTable();
+  const ipp = new IppService({
+    operations: new IppOperations({
+      jobs: ippJobs,
+      submit: (sub, printer) => spooler.submit(sub, [printer], printer.path),
+      record: (jobId) => spooler.get(jobId),
+      cancel: (jobId) => void spooler.cancel(jobId),
+      languageOf: (printer) => kindOf(printer).language(printer),
+      status: (path) => statusNow.get(path),
+      held: (path) => runtimes.of(path).heldReadiness,
+      identify: (printer) => logger.info('Identify-Printer', { printer: printer.path }),
+      deviceId: () => settings.value.deviceId,
+      documentWaitMs: 60_000,
+      startedAt: new Date(),
+      now: () => new Date(),
+      logger,
+    }),
+    findShared: (id) => registry.list().find((p) => p.id === id && p.share?.ipp === true) ?? null,
+    webUrl: (hostName) => `http://${hostName}:${httpPort}`,
+    logger,
+  });
   let openApi: Record<string, unknown> | undefined;
   routes.push(openApiRoute(() => (openApi ??= buildOpenApi(routes, build.version, [EVENTS_SOCKET_DOC]))));
 
@@ -193,8 +223,9 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
     logger,
     sockets: [eventsSocket(ring, bootId, demand)],
     statics: webConsole ? [webConsole] : [],
+    ipp: { handle: (printerId, body, origin) => ipp.handle(printerId, body, origin), icon: printerIconPng() },
   });
-  const httpPort = await server.listen(options.host, options.port);
+  httpPort = await server.listen(options.host, options.port);
   announce(`listening on http://${options.host}:${httpPort}`);
   let httpsPort: number | null = null;
   if (options.httpsPort !== null) {
@@ -202,14 +233,49 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
     httpsPort = await server.listenTls(options.host, options.httpsPort, tls);
     announce(`listening on https://${options.host}:${httpsPort}`);
   }
+  const rawPorts = new RawPorts({
+    host: options.host,
+    findPrinter: (path) => registry.find(path),
+    languageOf: (printer) => kindOf(printer).language(printer),
+    submit: async (printer, data, title, from) => {
+      const language = kindOf(printer).language(printer);
+      const format = language === 'zpl' ? 'zpl' : 'raw';
+      const document = { source: { kind: 'inline' as const }, format, contentType: format } as const;
+      await spooler.submit({ document, data, title, source: from, wait: false, options: {}, idempotencyKey: null }, [printer], printer.path);
+    },
+    ask: (path, query) => runtimes.of(path).hostQuery(query.command, query.complete),
+    maxBytes: () => settings.value.maxBodyBytes,
+    idleMs: 10_000,
+    warn: (line) => {
+      warnings.push(line);
+      logger.warn(line);
+    },
+    logger,
+  });
+  const syncRawPorts = () => void rawPorts.sync(registry.list());
+  const stopRawPortWatch = [settings.onChange(syncRawPorts), registry.onChange(syncRawPorts)];
+  await rawPorts.sync(registry.list());
+  const ippPort = options.ippPort === null ? null : await listenIpp(server, options.host, options.ippPort, warnings, logger);
+  if (ippPort !== null) announce(`listening on ipp://${options.host}:${ippPort}`);
   const advertiser = options.mdns ? advertise(settings.value.deviceId, httpPort, httpsPort, warnings, logger) : null;
+  const deviceServices = advertiser?.services ?? [];
+  const advertisePrinters = () => {
+    const ports = { ippPort, httpPort, httpsPort, deviceId: settings.value.deviceId, hostName: `printproxy-${settings.value.deviceId}.local` };
+    advertiser?.update([...deviceServices, ...printerServices(registry.list(), (p) => kindOf(p).language(p), ports)]);
+  };
+  advertisePrinters();
+  const stopAdvertWatch = advertiser ? [settings.onChange(advertisePrinters), registry.onChange(advertisePrinters)] : [];
 
   return {
     httpPort,
     httpsPort,
+    ippPort,
     events: bus,
     async stop() {
       await server.close();
+      for (const stop of [...stopRawPortWatch, ...stopAdvertWatch]) stop();
+      await rawPorts.close();
+      ippJobs.close();
       await advertiser?.stop();
       await Promise.all(sources.map((source) => source.stop?.()));
       await spooler.close(5000);
@@ -228,6 +294,18 @@ function servingKind(connection: Parameters<typeof kindServing>[0]) {
   const kind = kindServing(connection);
   if (!kind?.pathOf || !kind.probeContent) throw new AppError('INVALID_REQUEST', `connection.protocol ${connection.protocol ?? ''} cannot be added by hand`);
   return kind;
+}
+
+/** Opens the IPP port; a port that cannot be opened is a warning in GET /status, and the API listeners still answer IPP. */
+async function listenIpp(server: HttpServer, host: string, port: number, warnings: string[], logger: Logger): Promise<number | null> {
+  try {
+    return await server.listenIpp(host, port);
+  } catch (err) {
+    const line = `IPP port ${port} unavailable: ${(err as Error).message}`;
+    warnings.push(line);
+    logger.warn(line);
+    return null;
+  }
 }
 
 function openUsb(hardware: DaemonHardware, warnings: string[], logger: Logger): UsbBackend | null {

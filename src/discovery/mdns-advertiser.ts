@@ -12,6 +12,8 @@ export interface AdvertisedService {
   instance: string;
   port: number;
   txt: Record<string, string>;
+  /** DNS-SD subtypes (`_universal`, `_print`): each also answers `<subtype>._sub.<type>.local`. */
+  subtypes?: string[];
 }
 
 /** What to advertise and where. */
@@ -28,8 +30,25 @@ export interface MdnsAdvertiserOptions {
 /** An mDNS responder for one host and its services. */
 export class MdnsAdvertiser {
   private mdns: MulticastDns | null = null;
+  /** The services advertised now. */
+  services: readonly AdvertisedService[];
 
-  constructor(private readonly options: MdnsAdvertiserOptions) {}
+  constructor(private readonly options: MdnsAdvertiserOptions) {
+    this.services = options.services;
+  }
+
+  /** Replaces the advertised services; new ones are announced at once, removed ones are said goodbye to (TTL 0). */
+  update(services: readonly AdvertisedService[]): void {
+    const key = (s: AdvertisedService) => JSON.stringify(s);
+    const before = new Set(this.services.map(key));
+    const after = new Set(services.map(key));
+    const gone = this.services.filter((s) => !after.has(key(s)));
+    const added = services.filter((s) => !before.has(key(s)));
+    this.services = services;
+    if (!this.mdns) return;
+    if (gone.length > 0) this.mdns.respond({ answers: gone.flatMap((s) => this.records(s)).map((r) => ({ ...r, ttl: 0 })) });
+    if (added.length > 0) this.mdns.respond({ answers: [...added.flatMap((s) => this.records(s)), this.aRecord()] });
+  }
 
   /** Starts answering and announces the records once. */
   start(): void {
@@ -38,12 +57,12 @@ export class MdnsAdvertiser {
     mdns.on('error', (err) => this.options.logger.warn('mdns advertiser error', { error: err.message }));
     mdns.on('query', (query) => {
       const asked = new Set(query.questions.map((q) => q.name.toLowerCase()));
-      const services = this.options.services.filter((s) => asked.has(`${s.type}.local`) || asked.has(this.fullName(s).toLowerCase()));
+      const services = this.services.filter((s) => this.names(s).some((name) => asked.has(name.toLowerCase())));
       const hostAsked = asked.has(this.host().toLowerCase());
       if (services.length === 0 && !hostAsked) return;
       mdns.respond({ answers: [...services.flatMap((s) => this.records(s)), ...(hostAsked || services.length ? [this.aRecord()] : [])] });
     });
-    mdns.on('ready', () => mdns.respond({ answers: [...this.options.services.flatMap((s) => this.records(s)), this.aRecord()] }));
+    mdns.on('ready', () => mdns.respond({ answers: [...this.services.flatMap((s) => this.records(s)), this.aRecord()] }));
   }
 
   /** Stops answering. */
@@ -65,9 +84,15 @@ export class MdnsAdvertiser {
     return { name: this.host(), type: 'A', ttl: 120, data: this.options.address };
   }
 
+  /** The names a query may ask to find `s`: its type, its subtypes, its instance. */
+  private names(s: AdvertisedService): string[] {
+    return [`${s.type}.local`, ...(s.subtypes ?? []).map((sub) => `${sub}._sub.${s.type}.local`), this.fullName(s)];
+  }
+
   private records(s: AdvertisedService) {
     return [
       { name: `${s.type}.local`, type: 'PTR', ttl: 4500, data: this.fullName(s) },
+      ...(s.subtypes ?? []).map((sub) => ({ name: `${sub}._sub.${s.type}.local`, type: 'PTR', ttl: 4500, data: this.fullName(s) })),
       { name: this.fullName(s), type: 'SRV', ttl: 120, data: { port: s.port, target: this.host(), priority: 0, weight: 0 } },
       { name: this.fullName(s), type: 'TXT', ttl: 4500, data: Object.entries(s.txt).map(([k, v]) => `${k}=${v}`) },
     ];

@@ -1,8 +1,8 @@
 // Document formats a job can carry, and how loaded bytes are recognised (magic bytes).
 import { DeviceError } from '../errors';
 
-/** What a document is: a page description (PDF), an image, a printer language (ZPL), or bytes passed as they are. */
-export type DocumentFormat = 'pdf' | 'png' | 'jpeg' | 'zpl' | 'raw';
+/** What a document is: a page description (PDF), an image, a page raster (PWG, URF), a printer language (ZPL), or bytes passed as they are. */
+export type DocumentFormat = 'pdf' | 'png' | 'jpeg' | 'pwg' | 'urf' | 'zpl' | 'raw';
 
 /** A job's declared format; `auto` (anything) and `image` (PNG or JPEG) are recognised from the bytes at delivery. */
 export type DeclaredFormat = DocumentFormat | 'auto' | 'image';
@@ -19,9 +19,11 @@ export function isPdf(bytes: Uint8Array): boolean {
   return startsWith(bytes, [0x25, 0x50, 0x44, 0x46, 0x2d]);
 }
 
-/** The format the bytes announce by their magic number: pdf, png, jpeg, else null. */
-export function sniffFormat(bytes: Uint8Array): 'pdf' | 'png' | 'jpeg' | null {
+/** The format the bytes announce by their magic number: pdf, png, jpeg, pwg (`RaS2`), urf (`UNIRAST`), else null. */
+export function sniffFormat(bytes: Uint8Array): 'pdf' | 'png' | 'jpeg' | 'pwg' | 'urf' | null {
   if (isPdf(bytes)) return 'pdf';
+  if (startsWith(bytes, [0x52, 0x61, 0x53, 0x32])) return 'pwg';
+  if (startsWith(bytes, [0x55, 0x4e, 0x49, 0x52, 0x41, 0x53, 0x54, 0x00])) return 'urf';
   if (startsWith(bytes, PNG_MAGIC)) return 'png';
   if (startsWith(bytes, [0xff, 0xd8, 0xff])) return 'jpeg';
   return null;

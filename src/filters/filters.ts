@@ -71,14 +71,20 @@ const FILTERS: Record<`${DocumentFormat}>${PrinterLanguage}`, Filter> = {
   'pdf>zpl': rendered('zpl', 'application/vnd.zebra-zpl'),
   'png>zpl': rendered('zpl', 'application/vnd.zebra-zpl'),
   'jpeg>zpl': rendered('zpl', 'application/vnd.zebra-zpl'),
+  'pwg>zpl': rendered('zpl', 'application/vnd.zebra-zpl'),
+  'urf>zpl': rendered('zpl', 'application/vnd.zebra-zpl'),
   'raw>escpos': passThrough('application/octet-stream'),
   'zpl>escpos': passThrough('application/octet-stream'),
   'pdf>escpos': rendered('escpos', 'application/octet-stream'),
   'png>escpos': rendered('escpos', 'application/octet-stream'),
   'jpeg>escpos': rendered('escpos', 'application/octet-stream'),
+  'pwg>escpos': rendered('escpos', 'application/octet-stream'),
+  'urf>escpos': rendered('escpos', 'application/octet-stream'),
   'pdf>document': passThrough('application/pdf'),
   'png>document': passThrough('image/png'),
   'jpeg>document': passThrough('image/jpeg'),
+  'pwg>document': passThrough('image/pwg-raster'),
+  'urf>document': passThrough('image/urf'),
   'zpl>document': passThrough('application/octet-stream'),
   'raw>document': passThrough('application/octet-stream'),
 };
@@ -95,7 +101,7 @@ export function createFilters(render: Render | null): (input: FilterInput, signa
 
 /** Whether a document in `format` is rendered (costs a worker) on its way to a printer of `language`. */
 export function needsRender(format: DocumentFormat, language: PrinterLanguage): boolean {
-  return language !== 'document' && (format === 'pdf' || format === 'png' || format === 'jpeg');
+  return language !== 'document' && format !== 'zpl' && format !== 'raw';
 }
 
 function meta(input: FilterInput): Pick<PreparedDocument, 'title' | 'userName' | 'options'> {

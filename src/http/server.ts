@@ -37,7 +37,12 @@ export interface HttpServerDeps {
   sockets?: readonly SocketRoute[];
   /** Overrides of DEFAULT_SOCKET_SETTINGS. */
   socketSettings?: Partial<SocketSettings>;
+  /** IPP of shared printers at `/ipp/print/<id>` and their icon at `/ipp/icon.png`, without the API key (printer-sharing.md); absent: 404. */
+  ipp?: { handle: IppEndpoint; icon: Buffer };
 }
+
+/** Answers one IPP request (its bytes, document included) to the shared printer `printerId`; never rejects with a protocol error. */
+export type IppEndpoint = (printerId: string, body: Buffer, origin: { host: string; secure: boolean }) => Promise<Buffer>;
 
 /** TLS files for the HTTPS listener. */
 export interface TlsFiles {
@@ -100,13 +105,21 @@ export class HttpServer {
 
   /** Starts a plain HTTP listener; resolves with the bound port (pass 0 for a free one). */
   listen(host: string, port: number): Promise<number> {
-    return this.bind(this.mount(this.deps.uws.App()), host, port);
+    return this.bind(this.mount(this.deps.uws.App(), false), host, port);
   }
 
   /** Starts an HTTPS listener with the given certificate; resolves with the bound port. */
   listenTls(host: string, port: number, tls: TlsFiles): Promise<number> {
     const app = this.deps.uws.SSLApp({ cert_file_name: tls.certFile, key_file_name: tls.keyFile });
-    return this.bind(this.mount(app), host, port);
+    return this.bind(this.mount(app, true), host, port);
+  }
+
+  /** Starts the IPP port's listener: `/ipp/print/<id>` only, everything else 404; resolves with the bound port. */
+  listenIpp(host: string, port: number): Promise<number> {
+    const app = this.deps.uws.App();
+    this.mountIpp(app, false);
+    app.any('/*', (res, req) => this.notFound(res, req));
+    return this.bind(app, host, port);
   }
 
   /** Stops accepting connections, closes WebSockets (1001), then resolves when in-flight requests are answered (or after `graceMs`). */
@@ -136,8 +149,9 @@ export class HttpServer {
     });
   }
 
-  private mount(app: TemplatedApp): TemplatedApp {
+  private mount(app: TemplatedApp, secure: boolean): TemplatedApp {
     this.hub.mount(app);
+    this.mountIpp(app, secure);
     for (const compiled of this.compiled) {
       const pattern = API_PREFIX + compiled.route.path.replace(/\{(\w+)\}/g, ':$1');
       const method = compiled.route.method === 'delete' ? 'del' : compiled.route.method;
@@ -150,6 +164,44 @@ export class HttpServer {
     app.options('/*', (res, req) => this.preflight(res, req));
     app.any('/*', (res, req) => this.notFound(res, req));
     return app;
+  }
+
+  private mountIpp(app: TemplatedApp, secure: boolean): void {
+    const ipp = this.deps.ipp;
+    if (!ipp) return;
+    app.post('/ipp/print/:id', (res, req) => this.handleIpp(ipp.handle, res, req, secure));
+    app.get('/ipp/icon.png', (res, req) => {
+      const exchange = this.begin(res, req);
+      this.sendBytes(exchange, 200, ipp.icon, 'image/png', NO_HEADERS);
+    });
+  }
+
+  /** One IPP request: the body read within the body limit and budget, answered as application/ipp once the packet is parsed. */
+  private handleIpp(ipp: IppEndpoint, res: HttpResponse, req: HttpRequest, secure: boolean): void {
+    const exchange = this.begin(res, req);
+    const printerId = req.getParameter(0) ?? '';
+    const host = req.getHeader('host');
+    let body: Promise<Buffer>;
+    try {
+      refuseAmbiguousLength(req, exchange);
+      const type = exchange.headers['content-type'].split(';')[0].trim().toLowerCase();
+      if (type !== 'application/ipp') throw new AppError('UNSUPPORTED_MEDIA_TYPE', `Content-Type ${type} is not supported here; send application/ipp`);
+      const declared = declaredLength(exchange);
+      const limit = this.deps.policy.maxBodyBytes();
+      if (declared !== null && declared <= limit) this.reserve(exchange, declared);
+      body = readBody(res, limit, declared, (size) => this.reserve(exchange, size));
+    } catch (err) {
+      if (exchange.closeAfter) this.failAfterPacket(exchange, err);
+      else this.afterBody(exchange, () => this.fail(exchange, err));
+      return;
+    }
+    body
+      .then((bytes) => new Promise<Buffer>((resolve) => setImmediate(() => resolve(bytes))))
+      .then((bytes) => (exchange.aborted ? null : ipp(printerId, bytes, { host, secure })))
+      .then(
+        (answer) => answer && this.sendBytes(exchange, 200, answer, 'application/ipp', NO_HEADERS),
+        (err: unknown) => this.fail(exchange, err),
+      );
   }
 
   private handle(compiled: Compiled, res: HttpResponse, req: HttpRequest): void {
@@ -346,7 +398,7 @@ export class HttpServer {
     this.finish(exchange);
   }
 
-  /** A non-JSON answer (a preview PNG), with the same CORS headers as JSON answers. */
+  /** A non-JSON answer (a preview PNG, an IPP response), with the same CORS headers as JSON answers. */
   private sendBytes(exchange: Exchange, status: number, bytes: Uint8Array, contentType: string, headers: Record<string, string>): void {
     if (exchange.done) return;
     const origin = exchange.headers.origin;

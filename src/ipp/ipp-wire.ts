@@ -1,4 +1,4 @@
-// IPP/1.1 message encoding and decoding (RFC 8010): attribute groups, value tags, collections.
+// IPP message encoding and decoding (RFC 8010): attribute groups, value tags, collections; requests and responses.
 // Written here, not taken from npm: `ipp` 2.0.1 (the registry's latest) declares engines node <4.0.0 and calls the
 // deprecated `new Buffer()` (DEP0005 warnings on Node 20), and `ipp-encoder` 5.0.0 decodes rangeOfInteger (copies-supported)
 // as a string and flattens collections (media-col-ready) into plain values, while neither ships TypeScript types.
@@ -40,11 +40,21 @@ export interface IppCollection {
   [member: string]: IppValue[];
 }
 
-/** One attribute to encode: its value tag and one or more values. */
+/** A resolution value: cross-feed and feed resolution, units 3 (dots per inch) or 4 (dots per cm). */
+export interface IppResolution {
+  x: number;
+  y: number;
+  units: number;
+}
+
+/** One value to encode: by its tag a string, integer, boolean, range, resolution, date (dateTime), bytes (octetString), or a collection's members. */
+export type IppEncodable = string | number | boolean | { lower: number; upper: number } | IppResolution | Date | Uint8Array | IppAttribute[];
+
+/** One attribute to encode: its value tag and one or more values (out-of-band tags such as noValue take one empty value). */
 export interface IppAttribute {
   tag: number;
   name: string;
-  values: Array<string | number | boolean | { lower: number; upper: number } | IppAttribute[]>;
+  values: IppEncodable[];
 }
 
 /** A request or response: version 2.0, operation or status code, request id, groups of attributes. */
@@ -105,7 +115,18 @@ function lengthPrefixed(value: Buffer): Buffer {
   return b;
 }
 
-function encodeValue(tag: number, value: string | number | boolean | { lower: number; upper: number }): Buffer {
+function encodeValue(tag: number, value: Exclude<IppEncodable, IppAttribute[]>): Buffer {
+  if (tag === TAG.unsupported || tag === TAG.unknown || tag === TAG.noValue) return Buffer.alloc(0);
+  if (tag === TAG.resolution) {
+    const r = value as IppResolution;
+    const b = Buffer.alloc(9);
+    b.writeInt32BE(r.x, 0);
+    b.writeInt32BE(r.y, 4);
+    b[8] = r.units;
+    return b;
+  }
+  if (tag === TAG.dateTime) return encodeDateTime(value as Date);
+  if (value instanceof Uint8Array) return Buffer.from(value);
   if (tag === TAG.integer || tag === TAG.enum) {
     const b = Buffer.alloc(4);
     b.writeInt32BE(value as number, 0);
@@ -120,6 +141,86 @@ function encodeValue(tag: number, value: string | number | boolean | { lower: nu
     return b;
   }
   return Buffer.from(String(value), 'utf8');
+}
+
+/** RFC 2579 DateAndTime in UTC: year, month, day, hour, minutes, seconds, deciseconds, '+', 0, 0. */
+function encodeDateTime(date: Date): Buffer {
+  const b = Buffer.alloc(11);
+  b.writeUInt16BE(date.getUTCFullYear(), 0);
+  b[2] = date.getUTCMonth() + 1;
+  b[3] = date.getUTCDate();
+  b[4] = date.getUTCHours();
+  b[5] = date.getUTCMinutes();
+  b[6] = date.getUTCSeconds();
+  b[7] = Math.floor(date.getUTCMilliseconds() / 100);
+  b[8] = 0x2b;
+  return b;
+}
+
+/** Encodes a response: `version` (major, minor), `status`, `requestId`, the groups in order, the end tag. */
+export function encodeResponse(version: readonly [number, number], status: number, requestId: number, groups: Array<{ tag: number; attributes: IppAttribute[] }>): Buffer {
+  const head = Buffer.alloc(8);
+  head[0] = version[0];
+  head[1] = version[1];
+  head.writeUInt16BE(status, 2);
+  head.writeUInt32BE(requestId >>> 0, 4);
+  const parts: Buffer[] = [head];
+  for (const group of groups) {
+    parts.push(Buffer.from([group.tag]));
+    for (const attribute of group.attributes) parts.push(...encodeAttribute(attribute));
+  }
+  parts.push(Buffer.from([GROUP.end]));
+  return Buffer.concat(parts);
+}
+
+/** A decoded attribute of a request, with the value tag of its first value (for checks of syntax). */
+export interface IppRequestAttribute {
+  name: string;
+  tag: number;
+  values: IppValue[];
+}
+
+/** A decoded request: version, operation, request id, groups (attributes in wire order), and where the document data starts. */
+export interface IppRequest {
+  version: [number, number];
+  operation: number;
+  requestId: number;
+  groups: Array<{ tag: number; attributes: IppRequestAttribute[] }>;
+  /** Offset of the first document byte after the end-of-attributes tag. */
+  dataOffset: number;
+}
+
+/** Decodes a request's header and attribute groups, keeping their order and value tags; throws IppDecodeError. */
+export function decodeRequest(bytes: Uint8Array): IppRequest {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (buf.length < 9) throw new IppDecodeError(`IPP message of ${buf.length} bytes is too short`);
+  const request: IppRequest = { version: [buf[0], buf[1]], operation: buf.readUInt16BE(2), requestId: buf.readUInt32BE(4), groups: [], dataOffset: 0 };
+  const reader = { buf, pos: 8 };
+  let current: IppRequestAttribute[] | null = null;
+  let last: IppRequestAttribute | null = null;
+  while (reader.pos < buf.length) {
+    const tag = buf[reader.pos];
+    if (tag === GROUP.end) {
+      request.dataOffset = reader.pos + 1;
+      return request;
+    }
+    if (tag < 0x10) {
+      reader.pos += 1;
+      current = [];
+      last = null;
+      request.groups.push({ tag, attributes: current });
+      continue;
+    }
+    if (!current) throw new IppDecodeError('attribute outside of a group');
+    const { name, value } = readValue(reader);
+    if (name) {
+      last = { name, tag, values: [] };
+      current.push(last);
+    }
+    if (!last) throw new IppDecodeError('additional value without an attribute');
+    last.values.push(value);
+  }
+  throw new IppDecodeError('IPP message has no end-of-attributes tag');
 }
 
 /** Decodes a response (or request) header and attribute groups; document data after the end tag is ignored. */

@@ -38,6 +38,8 @@ export interface PrinterDriver {
   readonly statusBesideJobs?: boolean;
   /** Label formats the printer has accepted but not yet printed (ZPL `~HS`), or null when it cannot tell; absent for printers that never say. */
   unprintedFormats?(): Promise<number | null>;
+  /** Sends a host status query (ZPL `~HS`, `~HQES`, `~HI`) and gathers the reply until `complete`; null when the printer stays silent. Absent for printers that have none. */
+  hostQuery?(command: Uint8Array, complete: (reply: Buffer) => boolean): Promise<Buffer | null>;
   /** Live state of a printer-side job, for printers that keep one (IPP); undefined otherwise. */
   jobState?(printerJobId: string): Promise<PrinterJobState>;
 }

@@ -13,16 +13,21 @@ export interface StreamDriverParts {
   unprinted?: () => Promise<number | null>;
   /** The status probe has a channel of its own beside the job's (USB control requests); default false. */
   statusBesideJobs?: boolean;
+  /** How long a host status query (raw-port `~HS` and the like) waits for the printer's reply, ms; absent: the printer takes none. */
+  queryMs?: number;
 }
 
 /** Sends prepared bytes over a Transport. */
 export class StreamDriver implements PrinterDriver {
   readonly statusBesideJobs: boolean;
   readonly unprintedFormats?: () => Promise<number | null>;
+  readonly hostQuery?: (command: Uint8Array, complete: (reply: Buffer) => boolean) => Promise<Buffer | null>;
 
   constructor(private readonly parts: StreamDriverParts) {
     this.statusBesideJobs = parts.statusBesideJobs ?? false;
     if (parts.unprinted) this.unprintedFormats = parts.unprinted;
+    const queryMs = parts.queryMs;
+    if (queryMs !== undefined) this.hostQuery = (command, complete) => parts.transport.query(command, complete, queryMs);
   }
 
   /** The printer's pre-flight, or `ready` when it has none. */

@@ -135,6 +135,11 @@ export class PrinterRuntime {
     return this.tracked.has(jobId);
   }
 
+  /** The readiness a not-ready printer answered while its queue waits for it (IPP printer-state-reasons), else null. */
+  get heldReadiness(): Readiness | null {
+    return this.held;
+  }
+
   /** True while a job holds the device (its bytes are being sent): a background probe waits for a quiet moment. */
   get transferring(): boolean {
     return this.device.busy;
@@ -149,6 +154,15 @@ export class PrinterRuntime {
     const { details, ...live } = await (driver.statusBesideJobs ? probe() : this.device.run(probe));
     if (details) this.deps.onDetails?.(this.path, details);
     return live;
+  }
+
+  /** Asks the printer a host status query through the device lock (between jobs); null when it stays silent or takes none. */
+  async hostQuery(command: Uint8Array, complete: (reply: Buffer) => boolean): Promise<Buffer | null> {
+    const printer = this.deps.findPrinter(this.path);
+    const driver = printer ? this.driverOf(printer) : null;
+    if (!driver?.hostQuery) return null;
+    const ask = driver.hostQuery.bind(driver);
+    return this.device.run(() => ask(command, complete)).catch(() => null);
   }
 
   /** Takes a tracked job's state from its printer (live, within the budget); keeps the last known state when it cannot. */

@@ -1,5 +1,5 @@
 // Turns registry records into the API's printer objects (seed 2.2), with live status.
-import type { Printer } from '../schemas/printer';
+import { NOT_SHARED, type Printer } from '../schemas/printer';
 import type { PrinterRecord } from './registry';
 import type { LiveStatus } from './status-cache';
 
@@ -15,6 +15,7 @@ export function printerView(record: PrinterRecord, live: LiveStatus): Printer {
     status: live.status,
     statusReasons: live.statusReasons,
     tags: record.tags,
+    share: record.share ?? NOT_SHARED,
   };
   if (record.model !== undefined) view.model = record.model;
   if (record.supportedFormats !== undefined) view.supportedFormats = record.supportedFormats;

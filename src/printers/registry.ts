@@ -2,7 +2,7 @@
 import { AppError } from '../errors';
 import type { Logger } from '../log';
 import type { DiscoveryEvent, DiscoverySource } from '../discovery/source';
-import type { Connection, ContentKind, CreatePrinterBody, DiscoveredPrinter, Dpi, PatchPrinterBody, PrinterRecord } from '../schemas/printer';
+import { NOT_SHARED, type Connection, type ContentKind, type CreatePrinterBody, type DiscoveredPrinter, type Dpi, type PatchPrinterBody, type PrinterRecord } from '../schemas/printer';
 export type { PrinterRecord } from '../schemas/printer';
 import type { ManualPrinter } from '../schemas/settings';
 import { applyChange } from '../settings/apply-change';
@@ -111,9 +111,15 @@ export class PrinterRegistry {
     return this.get(path);
   }
 
-  /** Changes tags, model, content, dpi, dither or paperWidth of a printer (null forgets dpi/dither/paperWidth); discovered printers keep them as an override by path. */
+  /**
+   * Changes tags, model, content, dpi, dither, paperWidth or share of a printer (null forgets dpi/dither/paperWidth);
+   * discovered printers keep them as an override by path. A raw port another printer shares is a 400.
+   */
   async patch(pathOrUri: string, body: PatchPrinterBody): Promise<PrinterRecord> {
     const printer = this.get(pathOrUri);
+    const rawPort = body.share?.rawPort;
+    const holder = rawPort ? this.list().find((p) => p.path !== printer.path && p.share?.rawPort === rawPort) : undefined;
+    if (holder) throw new AppError('INVALID_REQUEST', `share.rawPort ${rawPort} is already the raw port of printer ${holder.path}`);
     const change = { ...body, ...(body.tags ? { tags: dedupeTags(body.tags) } : {}) };
     await this.deps.settings.update((s) => {
       const manual = s.printers.find((p) => p.path === printer.path);
@@ -170,7 +176,7 @@ export class PrinterRegistry {
   }
 
   /** `own`: what a manual printer stores itself (tags, dpi, dither); a discovered printer's come from its override. */
-  private record(printer: DiscoveredPrinter, discovered: boolean, own: Pick<ManualPrinter, 'tags' | 'dpi' | 'dither' | 'paperWidth'>): PrinterRecord {
+  private record(printer: DiscoveredPrinter, discovered: boolean, own: Pick<ManualPrinter, 'tags' | 'dpi' | 'dither' | 'paperWidth' | 'share'>): PrinterRecord {
     const override = this.deps.settings.value.printerOverrides[printer.path] ?? {};
     const dpi = override.dpi ?? own.dpi ?? this.deps.reportedDpi(printer);
     const dither = override.dither ?? own.dither;
@@ -186,6 +192,7 @@ export class PrinterRegistry {
       ...(dpi !== undefined ? { dpi } : {}),
       ...(dither !== undefined ? { dither } : {}),
       ...(paperWidth !== undefined ? { paperWidth } : {}),
+      share: override.share ?? own.share ?? NOT_SHARED,
     };
   }
 }

@@ -4,6 +4,9 @@ import { ImageRasteriser } from './image-rasteriser';
 import { decodeJpeg } from './jpeg-decode';
 import { PdfRasteriser } from './pdf-rasteriser';
 import { decodePng } from './png-decode';
+import { decodePwgPages } from './pwg-raster-decode';
+import { RasterPagesRasteriser } from './raster-pages-rasteriser';
+import { decodeUrfPages } from './urf-decode';
 import type { Rasteriser } from './rasteriser';
 import type { RasterFormat } from './render-job';
 
@@ -12,5 +15,11 @@ export type Rasterisers = Readonly<Record<RasterFormat, Rasteriser>>;
 
 /** The rasterisers of one worker (or one command run), PDFs rendered by `pdfium`. */
 export function createRasterisers(pdfium: WrappedPdfiumModule): Rasterisers {
-  return { pdf: new PdfRasteriser(pdfium), png: new ImageRasteriser(decodePng), jpeg: new ImageRasteriser(decodeJpeg) };
+  return {
+    pdf: new PdfRasteriser(pdfium),
+    png: new ImageRasteriser(decodePng),
+    jpeg: new ImageRasteriser(decodeJpeg),
+    pwg: new RasterPagesRasteriser(decodePwgPages),
+    urf: new RasterPagesRasteriser(decodeUrfPages),
+  };
 }

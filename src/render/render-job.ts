@@ -1,7 +1,7 @@
 // What one render is asked to do and what it gives back: the contract between callers, the pool and its workers.
 
 /** Document formats the worker rasterises. */
-export type RasterFormat = 'pdf' | 'png' | 'jpeg';
+export type RasterFormat = 'pdf' | 'png' | 'jpeg' | 'pwg' | 'urf';
 /** How pages become bitmaps. */
 export interface RasterOptions {
   /** Printer resolution, dots per inch (100..600). */

@@ -46,6 +46,20 @@ export const PaperWidthSchema = Type.Union([Type.Literal(58), Type.Literal(80)])
 /** A receipt paper roll width in mm. */
 export type PaperWidth = Static<typeof PaperWidthSchema>;
 
+/** How a printer is shared (printer-sharing.md): over IPP Everywhere at `/ipp/print/<id>`, and on a raw TCP port of its own. */
+export const ShareSettingsSchema = Type.Object(
+  {
+    ipp: Type.Boolean({ description: 'Printable over IPP Everywhere at ipp://HOST:IPPPORT/ipp/print/<id> (and on the API listeners), advertised over mDNS.' }),
+    rawPort: Type.Union([Type.Integer({ minimum: 1, maximum: 65535 }), Type.Null()], { description: 'TCP port whose connections each become one job to this printer (9100, 9101, ...); null: none.' }),
+  },
+  { additionalProperties: false },
+);
+/** A printer's sharing settings. */
+export type ShareSettings = Static<typeof ShareSettingsSchema>;
+
+/** Sharing of a printer nobody shared: off on both doors. */
+export const NOT_SHARED: ShareSettings = Object.freeze({ ipp: false, rawPort: null }) as ShareSettings;
+
 /** Live printer state. */
 export const PrinterStatusSchema = Type.Union([Type.Literal('online'), Type.Literal('offline'), Type.Literal('error'), Type.Literal('unknown')]);
 /** A live printer state. */
@@ -73,6 +87,7 @@ export const PrinterSchema = Type.Object({
   ),
   dither: Type.Optional(Type.Boolean({ description: 'Error-diffusion dithering of PDFs and images for this label or receipt printer (a job\'s options.dither wins); absent means off.' })),
   paperWidth: Type.Optional(Type.Union(PaperWidthSchema.anyOf, { description: 'Receipt printers: paper roll width in mm; PDFs and images are rendered 72 mm wide on 80 mm paper (the default), 48 mm on 58 mm. Other printers ignore it.' })),
+  share: ShareSettingsSchema,
 });
 /** A printer as answered by the API. */
 export type Printer = Static<typeof PrinterSchema>;
@@ -130,6 +145,7 @@ export const PatchPrinterBodySchema = Type.Object(
     dpi: Type.Optional(Type.Union([DpiSchema, Type.Null()], { description: 'Printer resolution in dpi for rendering PDFs (label printers); null forgets it.' })),
     dither: Type.Optional(Type.Union([Type.Boolean(), Type.Null()], { description: 'Dither PDFs for this label printer by default; null forgets it.' })),
     paperWidth: Type.Optional(Type.Union([PaperWidthSchema, Type.Null()], { description: 'Receipt printers: paper roll width in mm (58 or 80); null forgets it (80).' })),
+    share: Type.Optional(ShareSettingsSchema),
   },
   { additionalProperties: false },
 );
@@ -147,4 +163,6 @@ export interface PrinterRecord extends DiscoveredPrinter {
   dither?: boolean;
   /** Receipt printers: the paper roll width in mm (PATCH); undefined means 80. */
   paperWidth?: PaperWidth;
+  /** How the printer is shared (PATCH); absent means NOT_SHARED. */
+  share?: ShareSettings;
 }

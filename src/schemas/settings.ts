@@ -1,6 +1,6 @@
 // Settings, shares and extension settings schemas (seed 2.7–2.9 and decisions.md writes).
 import { Type, type Static } from '@sinclair/typebox';
-import { ConnectionSchema, ContentKindSchema, DpiSchema, PaperWidthSchema, TagSchema } from './printer';
+import { ConnectionSchema, ContentKindSchema, DpiSchema, PaperWidthSchema, ShareSettingsSchema, TagSchema } from './printer';
 
 /** A network share (seed 2.8). */
 export const ShareSchema = Type.Object(
@@ -98,6 +98,7 @@ export const ManualPrinterSchema = Type.Object({
   dpi: Type.Optional(DpiSchema),
   dither: Type.Optional(Type.Boolean()),
   paperWidth: Type.Optional(PaperWidthSchema),
+  share: Type.Optional(ShareSettingsSchema),
 });
 /** A persisted manual printer. */
 export type ManualPrinter = Static<typeof ManualPrinterSchema>;
@@ -110,6 +111,7 @@ export const PrinterOverrideSchema = Type.Object({
   dpi: Type.Optional(DpiSchema),
   dither: Type.Optional(Type.Boolean()),
   paperWidth: Type.Optional(PaperWidthSchema),
+  share: Type.Optional(ShareSettingsSchema),
 });
 /** A persisted override. */
 export type PrinterOverride = Static<typeof PrinterOverrideSchema>;

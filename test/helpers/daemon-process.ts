@@ -15,6 +15,8 @@ export interface DaemonHandle {
   proc: ChildProcess;
   /** Everything the process printed to stdout so far. */
   stdout: () => string;
+  /** The IPP port it announced (`listening on ipp://…`), or null. */
+  ippPort: () => number | null;
   /** Calls the API with the test key (or `key`); JSON bodies are serialised. */
   api: (method: string, path: string, init?: ApiInit) => Promise<ApiResult>;
   /** Sends `signal` and resolves with the exit code (null when killed by a signal). */
@@ -70,7 +72,8 @@ export async function startDaemon(options: StartOptions = {}): Promise<DaemonHan
   const entry = options.entry ? ['--', resolve(ROOT, options.entry)] : ['--import', 'tsx', join(ROOT, 'src', 'main.ts')];
   const extra = options.args ?? [];
   const https = extra.includes('--https-port') ? [] : ['--no-https'];
-  const args = [...entry, '--data-dir', dataDir, '--host', '127.0.0.1', '--port', '0', ...https, '--no-mdns', '--log-level', 'warn', ...extra];
+  const ipp = extra.includes('--ipp-port') || extra.includes('--no-ipp') ? [] : ['--ipp-port', '0'];
+  const args = [...entry, '--data-dir', dataDir, '--host', '127.0.0.1', '--port', '0', ...https, ...ipp, '--no-mdns', '--log-level', 'warn', ...extra];
   const [program, ...leading] = options.command ? [...options.command, ...args.slice(entry.length)] : [process.execPath, ...args];
   const proc = spawn(program, leading, { cwd: options.cwd ?? ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
@@ -102,6 +105,10 @@ export async function startDaemon(options: StartOptions = {}): Promise<DaemonHan
     apiKey: key,
     proc,
     stdout: () => out,
+    ippPort: () => {
+      const m = /listening on ipp:\/\/[^:]+:(\d+)/.exec(out);
+      return m ? Number(m[1]) : null;
+    },
     api: (method, path, init = {}) => callApi(baseUrl, key, method, path, init),
     stop: (signal = 'SIGTERM') => stopProcess(proc, signal),
   };

@@ -11,6 +11,8 @@ export interface InProcessDaemon {
   httpPort: number;
   /** The HTTPS port when started with `https`, else null. */
   httpsPort: number | null;
+  /** The IPP port of shared printers. */
+  ippPort: number | null;
   api: (method: string, path: string, init?: ApiInit) => Promise<ApiResult>;
   /** The daemon's event bus. */
   events: RunningDaemon['events'];
@@ -20,7 +22,7 @@ export interface InProcessDaemon {
 /** Starts the daemon on 127.0.0.1 port 0 (and HTTPS on port 0 with `https`) with `hardware`; short transport timeouts keep failure tests fast; `env` adds or overrides variables. */
 export async function startInProcess(hardware: DaemonHardware, dataDir = tempDir('printproxyd-inproc'), mdns = false, https = false, env: Record<string, string> = {}): Promise<InProcessDaemon> {
   const key = 'inproc-key-0123456789abcdef';
-  const command = parseCommandLine(['--data-dir', dataDir, '--host', '127.0.0.1', '--port', '0', ...(https ? ['--https-port', '0'] : ['--no-https']), ...(mdns ? [] : ['--no-mdns'])], {
+  const command = parseCommandLine(['--data-dir', dataDir, '--host', '127.0.0.1', '--port', '0', '--ipp-port', '0', ...(https ? ['--https-port', '0'] : ['--no-https']), ...(mdns ? [] : ['--no-mdns'])], {
     PRINTPROXY_API_KEY: key,
     PRINTPROXY_TCP_IDLE_TIMEOUT_MS: '1500',
     PRINTPROXY_TCP_QUERY_TIMEOUT_MS: '300',
@@ -29,5 +31,5 @@ export async function startInProcess(hardware: DaemonHardware, dataDir = tempDir
   if (command.kind !== 'serve') throw new Error('expected serve options');
   const daemon = await startDaemon(command.options, silentLogger, () => undefined, hardware);
   const baseUrl = `http://127.0.0.1:${daemon.httpPort}`;
-  return { baseUrl, httpPort: daemon.httpPort, httpsPort: daemon.httpsPort, api: (method, path, init) => callApi(baseUrl, key, method, path, init), events: daemon.events, stop: () => daemon.stop() };
+  return { baseUrl, httpPort: daemon.httpPort, httpsPort: daemon.httpsPort, ippPort: daemon.ippPort, api: (method, path, init) => callApi(baseUrl, key, method, path, init), events: daemon.events, stop: () => daemon.stop() };
 }

@@ -25,6 +25,7 @@ export const usbKind: PrinterKind = {
       transport: new UsbTransport({ claims: usb, locator, writeTimeoutMs: deps.timeouts.idleMs }),
       status: () => usbPortStatus(usb, locator, Math.min(deps.timeouts.queryMs, 900)),
       statusBesideJobs: true,
+      ...(printer.content === 'zpl' ? { queryMs: deps.timeouts.queryMs } : {}),
     });
   },
   language: (printer) => (printer.content === 'zpl' ? 'zpl' : 'escpos'),

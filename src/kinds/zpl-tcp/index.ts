@@ -24,6 +24,7 @@ export const zplTcpKind: PrinterKind = {
       preflight: () => zplTcpPreflight(transport, deps.timeouts),
       status: () => zplTcpStatus(transport, deps.timeouts),
       unprinted: () => zplTcpUnprinted(transport, deps.timeouts),
+      queryMs: deps.timeouts.queryMs,
     });
   },
   language: () => 'zpl',

@@ -1,0 +1,51 @@
+// IPP numbers the printer side speaks (RFC 8011, PWG 5100.11/5100.14): operations, status codes, enums.
+
+/** Operations the shared printers support, by code. */
+export const IPP_OP = {
+  printJob: 0x0002,
+  validateJob: 0x0004,
+  createJob: 0x0005,
+  sendDocument: 0x0006,
+  cancelJob: 0x0008,
+  getJobAttributes: 0x0009,
+  getJobs: 0x000a,
+  getPrinterAttributes: 0x000b,
+  cancelMyJobs: 0x0039,
+  closeJob: 0x003b,
+  identifyPrinter: 0x003c,
+} as const;
+
+/** Status codes a shared printer answers. */
+export const IPP_STATUS = {
+  ok: 0x0000,
+  badRequest: 0x0400,
+  notPossible: 0x0404,
+  notFound: 0x0406,
+  documentFormatNotSupported: 0x040a,
+  attributesNotSupported: 0x040b,
+  charsetNotSupported: 0x040d,
+  compressionNotSupported: 0x040f,
+  internalError: 0x0500,
+  operationNotSupported: 0x0501,
+  versionNotSupported: 0x0503,
+  busy: 0x0507,
+} as const;
+
+/** job-state values (RFC 8011 5.3.7). */
+export const JOB_STATE = { pending: 3, pendingHeld: 4, processing: 5, processingStopped: 6, canceled: 7, aborted: 8, completed: 9 } as const;
+
+/** printer-state values (RFC 8011 5.4.11). */
+export const PRINTER_STATE = { idle: 3, processing: 4, stopped: 5 } as const;
+
+/** Resolution units: dots per inch. */
+export const DPI_UNITS = 3;
+
+/** An IPP answer other than success: the status code and a status-message. */
+export class IppFault extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
