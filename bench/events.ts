@@ -1,11 +1,12 @@
 // Live events under load: print jobs/s over 8 emulated printers with no listener and with 100 WebSocket clients
 // subscribed to job.state (in a second process), side by side in one tinybench run, and the p50/p99 from a job's
 // state change (the event's emission time) to its arrival at a client.
-// Run: npm run build && node --import tsx bench/events.ts [seconds-per-task]
-import { fork, type ChildProcess } from 'node:child_process';
+// Run: npm run build && node --import tsx bench/events.ts [seconds-per-task] [--pin]
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
 import { once } from 'node:events';
 import { Bench } from 'tinybench';
 import { startDaemon, type DaemonHandle } from '../test/helpers/daemon-process';
@@ -52,7 +53,11 @@ async function ask(child: ChildProcess, message: Record<string, unknown>): Promi
 
 async function main(): Promise<void> {
   const entry = existsSync('dist/printproxyd.cjs') ? 'dist/printproxyd.cjs' : undefined;
-  const d = await startDaemon({ entry });
+  // --pin: the daemon on CPU 0, this process, the emulators and the listeners on CPU 1, so the clients cannot take the daemon's core
+  const pin = process.argv.includes('--pin');
+  if (pin) execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
+  const program = entry ? [process.execPath, '--', resolve(entry)] : [process.execPath, '--import', 'tsx', 'src/main.ts'];
+  const d = await startDaemon({ entry, ...(pin ? { command: ['taskset', '-c', '0', ...program] } : {}) });
   const emulators = Array.from({ length: 8 }, () => new ZplPrinterEmulator());
   for (const e of emulators) e.discard = true;
   const paths: string[] = [];
@@ -106,7 +111,7 @@ async function main(): Promise<void> {
     return (CONCURRENCY * 1000) / mean;
   });
   const without = (jobsPerSecond[0] + jobsPerSecond[2]) / 2;
-  console.log(`entry: ${entry ?? 'src/main.ts (tsx)'}; 2 KB ZPL labels, wait: true, ${CONCURRENCY} at a time over 8 emulated printers; listeners in a second process`);
+  console.log(`entry: ${entry ?? 'src/main.ts (tsx)'}; 2 KB ZPL labels, wait: true, ${CONCURRENCY} at a time over 8 emulated printers; listeners in a second process${pin ? '; daemon pinned to CPU 0, clients to CPU 1' : ''}`);
   console.log('| run | jobs/s | daemon CPU s per 1,000 jobs |');
   console.log('|---|---|---|');
   bench.tasks.forEach((t, i) => console.log(`| ${t.name} | ${jobsPerSecond[i].toFixed(0)} | ${cpuPerKiloJob[t.name].toFixed(3)} |`));
