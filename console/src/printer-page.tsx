@@ -66,13 +66,16 @@ function EditForm({ printer }: { printer: Printer }) {
   const [dpi, setDpi] = useState(printer.dpi ? String(printer.dpi) : '');
   const [dither, setDither] = useState(printer.dither ?? false);
   const [paperWidth, setPaperWidth] = useState(printer.paperWidth ? String(printer.paperWidth) : '');
+  const [shareIpp, setShareIpp] = useState(printer.share?.ipp ?? false);
+  const [rawPort, setRawPort] = useState(printer.share?.rawPort ? String(printer.share.rawPort) : '');
   const [saved, setSaved] = useState(false);
   const action = useAction();
-  useEffect(() => setSaved(false), [tags, dpi, dither, paperWidth]);
+  useEffect(() => setSaved(false), [tags, dpi, dither, paperWidth, shareIpp, rawPort]);
   const submit = (event: Event) => {
     event.preventDefault();
     void action.run(async () => {
-      const body = { tags: splitList(tags), dpi: dpi ? Number(dpi) : null, dither, ...(paperWidth ? { paperWidth: Number(paperWidth) } : {}) };
+      const share = { ipp: shareIpp, rawPort: rawPort.trim() ? Number(rawPort) : null };
+      const body = { tags: splitList(tags), dpi: dpi ? Number(dpi) : null, dither, share, ...(paperWidth ? { paperWidth: Number(paperWidth) } : {}) };
       live.upsertPrinter(await api.send<Printer>('PATCH', `/printers/${encodeURIComponent(printer.path)}`, body));
       setSaved(true);
     });
@@ -94,6 +97,12 @@ function EditForm({ printer }: { printer: Printer }) {
         <option value="80">80 mm</option>
         <option value="58">58 mm</option>
       </select>
+      <label class="check">
+        <input type="checkbox" checked={shareIpp} onChange={(e) => setShareIpp(e.currentTarget.checked)} /> Share over IPP Everywhere (AirPrint, Mopria, Windows, CUPS)
+      </label>
+      {shareIpp ? <p class="sub">Printers on the network find it by mDNS; its address is <code>/ipp/print/{printer.id}</code> on this device.</p> : null}
+      <label for="pp-raw">Raw port (ZPL or ESC/POS sent as is, e.g. 9100; empty: none)</label>
+      <input id="pp-raw" inputMode="numeric" value={rawPort} onInput={(e) => setRawPort(e.currentTarget.value)} />
       <div class="actions">
         <button type="submit" disabled={action.busy}>Save printer settings</button>
         <span role="status">{saved ? 'Saved.' : ''}</span>

@@ -13,6 +13,8 @@ export interface Printer {
   tags: string[];
   dpi?: number;
   dither?: boolean;
+  /** Sharing over IPP Everywhere and a raw port (printer-sharing.md). */
+  share?: { ipp: boolean; rawPort: number | null };
   paperWidth?: 58 | 80;
   capabilities?: { makeAndModel?: string; colorSupported?: boolean; documentFormatsSupported?: string[]; mediaSupported?: string[]; sidesSupported?: string[]; copiesSupported?: [number, number] };
 }

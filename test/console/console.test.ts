@@ -168,11 +168,13 @@ for (const width of WIDTHS) {
       await page.getByText('None: ready').waitFor();
       await page.getByLabel('Resolution (dpi)').selectOption('300');
       await page.getByLabel('Tags').fill('dock, fast');
+      await page.getByLabel('Share over IPP Everywhere (AirPrint, Mopria, Windows, CUPS)').check();
       await page.getByRole('button', { name: 'Save printer settings' }).click();
       await page.getByText('Saved.').waitFor();
       const stored = (await d.api('GET', `/printers/${encodeURIComponent(path)}`, { key })).body.result.content;
       assert.equal(stored.dpi, 300);
       assert.deepEqual(stored.tags, ['dock', 'fast']);
+      assert.deepEqual(stored.share, { ipp: true, rawPort: null });
       await screenshot(page, 'printer', width);
 
       await page.getByRole('button', { name: 'Delete', exact: true }).click();
