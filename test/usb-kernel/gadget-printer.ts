@@ -1,7 +1,7 @@
 // The printer side of a USB printer gadget, run as a child process in the guest (see gadget-client.ts): builds the
 // gadget, reads /dev/g_printerN and records every byte, answers ~HS on the IN side like a Zebra, and on command goes
 // silent (stops reading: the host's bulk OUT is NAKed once the function's queue is full), pauses, or vanishes
-// (unbinds its UDC) and comes back.
+// (unbinds its UDC) and comes back; it can also take the first bytes of a job and then go silent.
 import { closeSync, constants, openSync, readSync, writeSync } from 'node:fs';
 import { ConfigfsPrinterGadget, type GadgetSpec } from './gadget-configfs';
 
@@ -18,12 +18,14 @@ export type GadgetCommand =
 export interface GadgetState {
   /** Stops reading and answering. */
   silent: boolean;
+  /** Goes silent once this many bytes have arrived in all (0: never). */
+  silentAfterBytes: number;
   paused: boolean;
   paperOut: boolean;
   headOpen: boolean;
 }
 
-const state: GadgetState = { silent: false, paused: false, paperOut: false, headOpen: false };
+const state: GadgetState = { silent: false, silentAfterBytes: 0, paused: false, paperOut: false, headOpen: false };
 const received: Buffer[] = [];
 let tail = '';
 let fd = -1;
@@ -116,6 +118,7 @@ async function readLoop(gadget: ConfigfsPrinterGadget): Promise<void> {
     }
     const piece = Buffer.from(buffer.subarray(0, n));
     received.push(piece);
+    if (state.silentAfterBytes > 0 && received.reduce((sum, b) => sum + b.length, 0) >= state.silentAfterBytes) state.silent = true;
     const text = tail + piece.toString('latin1');
     tail = text.slice(-2);
     if (text.includes('~HS')) await writeAll(Buffer.from(hostStatusReply(), 'latin1'));
