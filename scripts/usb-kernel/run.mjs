@@ -43,7 +43,7 @@ function main() {
     '-m', process.env.USB_KERNEL_MEM_MB ?? '1024',
     '-smp', smp, '-accel', `tcg${Number(smp) > 1 ? ',thread=multi' : ''}`,
     '-kernel', kernel.image, '-initrd', ramfs.path,
-    '-append', `console=ttyS0 quiet loglevel=3 panic=-1 ppd.run=${runScript}`,
+    '-append', `console=ttyS0 quiet loglevel=3 oops=panic panic=-1 ppd.run=${runScript}`,
     '-virtfs', 'local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap',
     '-nic', 'none',
   ];
