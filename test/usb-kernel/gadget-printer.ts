@@ -59,10 +59,10 @@ function retryable(err: unknown): boolean {
   return code === 'EAGAIN' || code === 'ENODEV' || code === 'ESHUTDOWN';
 }
 
-/** Writes all of `data`, waiting while the function's IN queue is full. */
+/** Writes all of `data`, waiting while the function's IN queue is full; gives up once the node is closed (an unplug). */
 async function writeAll(data: Buffer): Promise<void> {
   let offset = 0;
-  while (offset < data.length && !stopping) {
+  while (offset < data.length && !stopping && fd >= 0) {
     try {
       offset += writeSync(fd, data, offset);
     } catch (err) {
