@@ -50,6 +50,27 @@ test('unplugging the printer takes it off the list; plugging it back lists it ag
   assert.equal(back.content, 'zpl');
 });
 
+test('a second printer plugged in while the daemon runs is listed as it attaches, and unlisted as it goes', async () => {
+  const epson = await GadgetPrinter.start({
+    name: 'epson',
+    vendorId: 0x04b8,
+    productId: 0x0202,
+    serialNumber: 'X5E9000123',
+    manufacturer: 'EPSON',
+    product: 'TM-T88V',
+    pnpString: 'MFG:EPSON;CMD:ESC/POS;MDL:TM-T88V;CLS:PRINTER;',
+  });
+  try {
+    const printer = await valueWithin('the Epson is listed after it attached', 30_000, () => listed('usb_sn_X5E9000123'));
+    assert.equal(printer.content, 'raw');
+    assert.match(printer.model, /TM-T88V/);
+    assert.ok(await listed(PATH), 'the Zebra is still listed');
+  } finally {
+    await epson.stop();
+  }
+  await until('the Epson is unlisted after it went', async () => (await listed('usb_sn_X5E9000123')) === null, 30_000);
+});
+
 test('unplugged in the middle of a job: the job fails with a disconnect error within 5 s, and the next job after a re-plug prints', async () => {
   await valueWithin(`${PATH} is listed`, 30_000, () => listed(PATH));
   await gadget.clear();
