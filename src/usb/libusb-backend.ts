@@ -172,6 +172,7 @@ function wrap<T>(fn: () => T): T {
 
 function usbError(err: unknown): UsbError {
   const text = err instanceof Error ? err.message : String(err);
-  const name = /LIBUSB_ERROR_[A-Z_]+/.exec(text)?.[0] as UsbErrorName | undefined;
+  // node-usb's message is libusb_error_name(): LIBUSB_ERROR_* for calls, LIBUSB_TRANSFER_* for a transfer's status
+  const name = /LIBUSB_(ERROR|TRANSFER)_[A-Z_]+/.exec(text)?.[0] as UsbErrorName | undefined;
   return new UsbError(name ?? 'LIBUSB_ERROR_OTHER', text);
 }

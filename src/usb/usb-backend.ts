@@ -49,8 +49,54 @@ export interface UsbHandle {
   close(): void;
 }
 
-/** libusb error names the printer code reacts to. */
-export type UsbErrorName = 'LIBUSB_ERROR_ACCESS' | 'LIBUSB_ERROR_BUSY' | 'LIBUSB_ERROR_NO_DEVICE' | 'LIBUSB_ERROR_TIMEOUT' | 'LIBUSB_ERROR_PIPE' | 'LIBUSB_ERROR_IO' | 'LIBUSB_ERROR_OTHER';
+/**
+ * libusb's names, as node-usb reports them: LIBUSB_ERROR_* for calls that fail at once (open, claim, submitting a
+ * transfer to a gone device), LIBUSB_TRANSFER_* for a transfer's completion status (libusb_error_name of it).
+ */
+export type UsbErrorName =
+  | 'LIBUSB_ERROR_ACCESS'
+  | 'LIBUSB_ERROR_BUSY'
+  | 'LIBUSB_ERROR_NO_DEVICE'
+  | 'LIBUSB_ERROR_TIMEOUT'
+  | 'LIBUSB_ERROR_PIPE'
+  | 'LIBUSB_ERROR_IO'
+  | 'LIBUSB_ERROR_OTHER'
+  | 'LIBUSB_TRANSFER_ERROR'
+  | 'LIBUSB_TRANSFER_TIMED_OUT'
+  | 'LIBUSB_TRANSFER_CANCELLED'
+  | 'LIBUSB_TRANSFER_STALL'
+  | 'LIBUSB_TRANSFER_NO_DEVICE'
+  | 'LIBUSB_TRANSFER_OVERFLOW';
+
+/** What an error name means to a caller, whichever of libusb's two families it comes from. */
+export type UsbFailure = 'access' | 'busy' | 'no-device' | 'timeout' | 'stall' | 'transfer-error' | 'other';
+
+/** Folds libusb's call and transfer names into one meaning (LIBUSB_ERROR_TIMEOUT and LIBUSB_TRANSFER_TIMED_OUT are both a timeout). */
+export function usbFailure(name: UsbErrorName): UsbFailure {
+  switch (name) {
+    case 'LIBUSB_ERROR_ACCESS':
+      return 'access';
+    case 'LIBUSB_ERROR_BUSY':
+      return 'busy';
+    case 'LIBUSB_ERROR_NO_DEVICE':
+    case 'LIBUSB_TRANSFER_NO_DEVICE':
+      return 'no-device';
+    case 'LIBUSB_ERROR_TIMEOUT':
+    case 'LIBUSB_TRANSFER_TIMED_OUT':
+      return 'timeout';
+    case 'LIBUSB_ERROR_PIPE':
+    case 'LIBUSB_TRANSFER_STALL':
+      return 'stall';
+    // EPROTO, EILSEQ, ETIME from the host controller: what an unplug looks like before the hub reports it
+    case 'LIBUSB_ERROR_IO':
+    case 'LIBUSB_TRANSFER_ERROR':
+      return 'transfer-error';
+    case 'LIBUSB_ERROR_OTHER':
+    case 'LIBUSB_TRANSFER_CANCELLED':
+    case 'LIBUSB_TRANSFER_OVERFLOW':
+      return 'other';
+  }
+}
 
 /** An error from the USB layer, named as libusb names it. */
 export class UsbError extends Error {

@@ -113,11 +113,11 @@ test('access denied and busy become job errors that say what to do', async () =>
 });
 
 test('a stalled transfer and a write timeout fail the job with what happened; the next job prints', async () => {
-  plain.failOut = 'LIBUSB_ERROR_PIPE';
+  plain.failOut = 'LIBUSB_TRANSFER_STALL';
   const stalled = await d.api('POST', '/print/usb_sn_1234-5678-port-1-3-1', { body: { content: '^XA^XZ', contentType: 'zpl' } });
   assert.equal(stalled.status, 502);
   assert.match(stalled.body.result.content.error, /the printer stalled the transfer after 0 of 6 bytes$/);
-  plain.failOut = 'LIBUSB_ERROR_TIMEOUT';
+  plain.failOut = 'LIBUSB_TRANSFER_TIMED_OUT';
   const slow = await d.api('POST', '/print/usb_sn_1234-5678-port-1-3-1', { body: { content: '^XA^XZ', contentType: 'zpl' } });
   assert.match(slow.body.result.content.error, /the printer accepted no data for 1\.5 s after 0 of 6 bytes$/);
   const ok = await d.api('POST', '/print/usb_sn_1234-5678-port-1-3-1', { body: { content: '^XA^FDok^FS^XZ', contentType: 'zpl' } });

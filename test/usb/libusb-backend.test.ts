@@ -10,6 +10,8 @@ class NodeUsbDevice {
   timeout = 0;
   opened = false;
   readonly written: Buffer[] = [];
+  /** The next bulk transfer completes with this error, as node-usb reports a transfer status (libusb_error_name of it, and errno). */
+  failTransfer: Error | null = null;
   deviceDescriptor = { idVendor: 0x04b8, idProduct: 0x0e28, bDeviceClass: 0, iSerialNumber: 3, iManufacturer: 1, iProduct: 2 };
   configDescriptor = {
     bConfigurationValue: 1,
@@ -41,8 +43,10 @@ class NodeUsbDevice {
       endpoint: () => ({
         timeout: 0,
         transfer(data: Buffer, callback: (err?: Error) => void) {
-          device.written.push(data);
-          setImmediate(callback);
+          const failure = device.failTransfer;
+          device.failTransfer = null;
+          if (!failure) device.written.push(data);
+          setImmediate(() => callback(failure ?? undefined));
         },
       }),
     };
@@ -69,4 +73,15 @@ test('listing the bus while a job holds the device does not close the job’s ha
   assert.equal(Buffer.concat(device.written).toString(), 'first second');
   job.close();
   assert.equal(device.opened, false);
+});
+
+test('a transfer that completes with a status keeps the LIBUSB_TRANSFER_* name node-usb gives it', async () => {
+  const backend = libusbBackend();
+  const [info] = await backend.list();
+  const handle = await backend.open(info);
+  for (const [status, name] of [[2, 'LIBUSB_TRANSFER_TIMED_OUT'], [4, 'LIBUSB_TRANSFER_STALL'], [5, 'LIBUSB_TRANSFER_NO_DEVICE'], [1, 'LIBUSB_TRANSFER_ERROR']] as const) {
+    device.failTransfer = Object.assign(new Error(name), { errno: status });
+    await assert.rejects(handle.bulkOut(0, 0x01, Buffer.from('x'), 100), { name });
+  }
+  handle.close();
 });

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { UsbTransport, type UsbLocator } from '../../src/kinds/usb/usb-transport';
 import { FakeUsbBus, type FakeUsbDevice } from '../fixtures/fake-usb';
 import { InterfaceClaims } from '../../src/usb/usb-claim';
+import type { DeviceError } from '../../src/errors';
 
 function transportFor(bus: FakeUsbBus, device: FakeUsbDevice): UsbTransport {
   const { busNumber, portNumbers, vendorId, productId } = device.info;
@@ -43,3 +44,33 @@ test('after a job usblp is re-attached to an Epson but not to a Zebra (CUPS no-r
   assert.deepEqual([epson.kernelDetaches, epson.kernelReattaches, epson.kernelDriverBound], [1, 1, true]);
   assert.deepEqual([zebra.kernelDetaches, zebra.kernelReattaches, zebra.kernelDriverBound], [1, 0, false]);
 });
+
+test('an unplug that fails the transfer in flight with LIBUSB_TRANSFER_ERROR (EPROTO, before the hub reports it) is a disconnect', async () => {
+  const bus = new FakeUsbBus();
+  const zebra = bus.add({ vendorId: 0x0a5f, productId: 0x0166, serialNumber: 'Z1' });
+  zebra.disconnectAfterBytes = 20_000;
+  zebra.disconnectError = 'LIBUSB_TRANSFER_ERROR';
+  const transport = new UsbTransport({ ...optionsFor(zebra, bus), chunkBytes: 16 * 1024 });
+  await assert.rejects(transport.send(Buffer.alloc(50_000, 0x41)), (err: DeviceError) => {
+    assert.equal(err.code, 'DEVICE_GONE');
+    assert.match(err.message, /the printer was disconnected after 16384 of 50000 bytes$/);
+    return true;
+  });
+});
+
+test('a transfer error on a printer that stays on the bus is an I/O error that names it', async () => {
+  const bus = new FakeUsbBus();
+  const zebra = bus.add({ vendorId: 0x0a5f, productId: 0x0166, serialNumber: 'Z2' });
+  zebra.failOut = 'LIBUSB_TRANSFER_ERROR';
+  const transport = new UsbTransport({ ...optionsFor(zebra, bus), unplugSettleMs: 0 });
+  await assert.rejects(transport.send(Buffer.from('^XA^XZ')), (err: DeviceError) => {
+    assert.equal(err.code, 'IO');
+    assert.match(err.message, /LIBUSB_TRANSFER_ERROR after 0 of 6 bytes$/);
+    return true;
+  });
+});
+
+function optionsFor(device: FakeUsbDevice, bus: FakeUsbBus) {
+  const { busNumber, portNumbers, vendorId, productId } = device.info;
+  return { claims: new InterfaceClaims(bus), locator: { bus: busNumber, ports: portNumbers.join('.'), vendorId, productId, interface: 0 }, writeTimeoutMs: 1000 };
+}

@@ -1,6 +1,6 @@
 // USB printer transport: claim (detaching usblp), bulk OUT with the zero-length-packet rule, release; CUPS quirks.
 import { DeviceError } from '../../errors';
-import { portKey, UsbError, type UsbDeviceInfo, type UsbHandle, type UsbInterfaceInfo } from '../../usb/usb-backend';
+import { portKey, UsbError, usbFailure, type UsbDeviceInfo, type UsbHandle, type UsbInterfaceInfo } from '../../usb/usb-backend';
 import type { InterfaceClaims } from '../../usb/usb-claim';
 import { readEndpoint } from '../../usb/usb-quirks';
 import { pieces } from '../../transports/pieces';
@@ -15,13 +15,20 @@ export interface UsbLocator {
   interface: number;
 }
 
-/** Settings: the bus's claims (and through them the backend), locator, per-transfer time limit (ms) and the largest bulk transfer (bytes). */
+/**
+ * Settings: the bus's claims (and through them the backend), locator, per-transfer time limit (ms), the largest bulk
+ * transfer (bytes), and how long (ms) a transfer error waits for the bus to show whether the printer left it (1500).
+ */
 export interface UsbTransportOptions {
   claims: InterfaceClaims;
   locator: UsbLocator;
   writeTimeoutMs: number;
   chunkBytes?: number;
+  unplugSettleMs?: number;
 }
+
+/** How often the bus is listed while a transfer error waits to see the printer leave (ms). */
+const SETTLE_POLL_MS = 100;
 
 /** A Transport over one USB printer interface; each call claims it (or joins this process's claim of it) and releases it. */
 export class UsbTransport implements Transport {
@@ -41,11 +48,11 @@ export class UsbTransport implements Transport {
       const out = iface.endpoints.find((e) => e.direction === 'out' && e.transferType === 'bulk')!;
       for (const piece of pieces(data, repeat, this.options.chunkBytes ?? 16 * 1024)) {
         if (signal?.aborted) throw new DeviceError('CANCELED', 'Canceled', sent);
-        await handle.bulkOut(iface.number, out.address, piece, this.options.writeTimeoutMs).catch((err: unknown) => Promise.reject(this.error(err, sent, total)));
+        await handle.bulkOut(iface.number, out.address, piece, this.options.writeTimeoutMs).catch((err: unknown) => this.failed(err, sent, total));
         sent += piece.length;
       }
       if (total > 0 && total % out.maxPacketSize === 0) {
-        await handle.bulkOut(iface.number, out.address, new Uint8Array(0), this.options.writeTimeoutMs).catch((err: unknown) => Promise.reject(this.error(err, sent, total)));
+        await handle.bulkOut(iface.number, out.address, new Uint8Array(0), this.options.writeTimeoutMs).catch((err: unknown) => this.failed(err, sent, total));
       }
       return { bytes: sent };
     }, () => sent, total);
@@ -63,7 +70,7 @@ export class UsbTransport implements Transport {
       const deadline = Date.now() + timeoutMs;
       while (Date.now() < deadline && !complete(reply)) {
         const piece = await handle.bulkIn(iface.number, input.address, input.maxPacketSize * 8, Math.max(1, deadline - Date.now())).catch((err: unknown) => {
-          if (err instanceof UsbError && err.name === 'LIBUSB_ERROR_TIMEOUT') return Buffer.alloc(0);
+          if (err instanceof UsbError && usbFailure(err.name) === 'timeout') return Buffer.alloc(0);
           throw err;
         });
         reply = Buffer.concat([reply, piece]);
@@ -92,23 +99,54 @@ export class UsbTransport implements Transport {
     return { device, iface };
   }
 
+  /**
+   * Rejects with the DeviceError for a failed bulk transfer. A host controller fails the transfer in flight at an
+   * unplug with a protocol error (LIBUSB_TRANSFER_ERROR) before the hub reports the disconnect; so a transfer error
+   * waits up to unplugSettleMs for the printer to leave the bus, and is a disconnect when it does.
+   */
+  private async failed(err: unknown, sent: number, total: number): Promise<never> {
+    if (err instanceof UsbError && usbFailure(err.name) === 'transfer-error' && (await this.leftTheBus())) {
+      throw new DeviceError('DEVICE_GONE', `${this.describe}: the printer was disconnected${progressText(sent, total)}`, sent);
+    }
+    throw this.error(err, sent, total);
+  }
+
+  /** Whether the printer's interface is gone from the bus within unplugSettleMs (listed every SETTLE_POLL_MS). */
+  private async leftTheBus(): Promise<boolean> {
+    const deadline = Date.now() + (this.options.unplugSettleMs ?? 1500);
+    for (;;) {
+      const present = await this.locate().then(
+        () => true,
+        (err: unknown) => !(err instanceof DeviceError && err.code === 'DEVICE_GONE'),
+      );
+      if (!present) return true;
+      if (Date.now() >= deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
+    }
+  }
+
   private error(err: unknown, sent: number, total: number): DeviceError {
     if (err instanceof DeviceError) return err;
-    const progress = total > 0 ? ` after ${sent} of ${total} bytes` : '';
-    const name = err instanceof UsbError ? err.name : 'LIBUSB_ERROR_OTHER';
-    switch (name) {
-      case 'LIBUSB_ERROR_ACCESS':
+    const progress = progressText(sent, total);
+    const failure = err instanceof UsbError ? usbFailure(err.name) : 'other';
+    switch (failure) {
+      case 'access':
         return new DeviceError('ACCESS_DENIED', `${this.describe}: permission denied; the daemon's user needs access to USB printers (install /etc/udev/rules.d/99-printproxyd.rules and re-plug the printer)`, sent);
-      case 'LIBUSB_ERROR_BUSY':
+      case 'busy':
         return new DeviceError('DEVICE_BUSY', `${this.describe}: the printer is held by another process (a CUPS backend or another driver); stop it and retry`, sent);
-      case 'LIBUSB_ERROR_NO_DEVICE':
+      case 'no-device':
         return new DeviceError('DEVICE_GONE', `${this.describe}: the printer was disconnected${progress}`, sent);
-      case 'LIBUSB_ERROR_TIMEOUT':
+      case 'timeout':
         return new DeviceError('WRITE_TIMEOUT', `${this.describe}: the printer accepted no data for ${this.options.writeTimeoutMs / 1000} s${progress}`, sent);
-      case 'LIBUSB_ERROR_PIPE':
+      case 'stall':
         return new DeviceError('IO', `${this.describe}: the printer stalled the transfer${progress}`, sent);
-      default:
+      case 'transfer-error':
+      case 'other':
         return new DeviceError('IO', `${this.describe}: ${(err as Error)?.message ?? String(err)}${progress}`, sent);
     }
   }
+}
+
+function progressText(sent: number, total: number): string {
+  return total > 0 ? ` after ${sent} of ${total} bytes` : '';
 }

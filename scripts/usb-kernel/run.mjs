@@ -1,0 +1,95 @@
+// Runs test/usb-kernel/*.guest.ts inside a qemu guest with a real kernel USB stack (dummy_hcd, the printer gadget
+// function, usblp): boots the installed Debian kernel with a cached initramfs, shares the host's root read-only over
+// 9p, and streams the tests' TAP output back from the serial console; exits with their status.
+// Usage: node scripts/usb-kernel/run.mjs [path filters...]
+// Env: USB_KERNEL_EXEC='<command>' runs that instead of the tests (to look around); USB_KERNEL_UDEVD=0 runs the guest without udevd; USB_KERNEL_SMP (2), USB_KERNEL_MEM_MB (1024), USB_KERNEL_LIMIT_S (900).
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { findKernel, initramfs } from './initramfs.mjs';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const CACHE = join(ROOT, '.cache', 'usb-kernel');
+const TESTS = join(ROOT, 'test', 'usb-kernel');
+
+function main() {
+  const filters = process.argv.slice(2);
+  const files = readdirSync(TESTS)
+    .filter((f) => f.endsWith('.guest.ts'))
+    .map((f) => relative(ROOT, join(TESTS, f)))
+    .filter((f) => filters.length === 0 || filters.some((p) => f.includes(p)));
+  if (files.length === 0) {
+    console.error('no test/usb-kernel/*.guest.ts file matched');
+    process.exit(1);
+  }
+  try {
+    execFileSync('which', ['qemu-system-x86_64'], { stdio: 'ignore' });
+  } catch {
+    console.error('qemu-system-x86_64 is missing: apt-get install qemu-system-x86');
+    process.exit(1);
+  }
+  const kernel = findKernel();
+  const started = Date.now();
+  const ramfs = initramfs(kernel, join(import.meta.dirname, 'init.sh'), CACHE);
+  console.log(`# usb-kernel: kernel ${kernel.version}, initramfs ${ramfs.built ? 'built' : 'cached'} in ${Date.now() - started} ms (${ramfs.modules.map((m) => m.name).join(' ')})`);
+
+  mkdirSync(CACHE, { recursive: true });
+  const runScript = join(CACHE, `run-${process.pid}.sh`);
+  writeFileSync(runScript, guestScript(files));
+  const smp = process.env.USB_KERNEL_SMP ?? '2';
+  const args = [
+    '-nographic', '-no-reboot',
+    '-m', process.env.USB_KERNEL_MEM_MB ?? '1024',
+    '-smp', smp, '-accel', `tcg${Number(smp) > 1 ? ',thread=multi' : ''}`,
+    '-kernel', kernel.image, '-initrd', ramfs.path,
+    '-append', `console=ttyS0 quiet loglevel=3 oops=panic panic=-1 ppd.run=${runScript}`,
+    '-virtfs', 'local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap',
+    '-nic', 'none',
+  ];
+  const bootStart = Date.now();
+  let readyAt = 0;
+  let code = null;
+  const qemu = spawn('qemu-system-x86_64', args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  const limitS = Number(process.env.USB_KERNEL_LIMIT_S ?? 900);
+  const limit = setTimeout(() => {
+    console.error(`# usb-kernel: no exit within ${limitS} s; stopping the guest`);
+    qemu.kill('SIGTERM');
+  }, limitS * 1000);
+  createInterface({ input: qemu.stdout }).on('line', (raw) => {
+    const line = raw.replace(/\r/g, '');
+    const marker = /@@usb-kernel (\w+) ?(.*)$/.exec(line);
+    if (!marker) return void process.stdout.write(line + '\n');
+    if (marker[1] === 'ready') {
+      readyAt = Date.now();
+      console.log(`# usb-kernel: guest booted in ${readyAt - bootStart} ms (guest uptime ${marker[2]} s)`);
+    } else if (marker[1] === 'exit') {
+      code = Number(marker[2]);
+      console.log(`# usb-kernel: suite ran in ${Date.now() - readyAt} ms, exit status ${code}`);
+    } else {
+      console.log(`# usb-kernel: ${marker[1]} ${marker[2]}`);
+    }
+  });
+  qemu.on('exit', (status, signal) => {
+    clearTimeout(limit);
+    rmSync(runScript, { force: true });
+    if (code === null) console.error(`# usb-kernel: the guest ended without reporting (qemu ${signal ?? status})`);
+    process.exit(code ?? 1);
+  });
+}
+
+/** The script the guest runs chrooted in the host's root: udevd (unless told not), then node:test on `files`. */
+function guestScript(files) {
+  const udevd = process.env.USB_KERNEL_UDEVD !== '0';
+  return [
+    'export HOME=/tmp PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+    // udevadm refuses to act in a chroot unless told
+    `export SYSTEMD_IGNORE_CHROOT=1 USB_KERNEL_GUEST=1 USB_KERNEL_UDEVD=${udevd ? 1 : 0}`,
+    `cd ${ROOT}`,
+    udevd ? '[ -x /lib/systemd/systemd-udevd ] && /lib/systemd/systemd-udevd --daemon && udevadm trigger --action=add && udevadm settle' : ': no udevd',
+    process.env.USB_KERNEL_EXEC ? `exec ${process.env.USB_KERNEL_EXEC}` : `exec ${process.execPath} --import tsx --test --test-reporter=tap --test-concurrency=1 --test-timeout=${process.env.USB_KERNEL_TEST_TIMEOUT_MS ?? 180000} ${files.join(' ')}`,
+    '',
+  ].join('\n');
+}
+
+main();

@@ -1,0 +1,187 @@
+// The printer side of a USB printer gadget, run as a child process in the guest (see gadget-client.ts): builds the
+// gadget, reads /dev/g_printerN and records every byte, answers ~HS on the IN side like a Zebra, and on command goes
+// silent (stops reading: the host's bulk OUT is NAKed once the function's queue is full), pauses, or vanishes
+// (unbinds its UDC) and comes back; it can also take the first bytes of a job and then go silent.
+import { closeSync, constants, openSync, readSync, writeSync } from 'node:fs';
+import { ConfigfsPrinterGadget, type GadgetSpec } from './gadget-configfs';
+
+/** A command from the test. */
+export type GadgetCommand =
+  | { op: 'received' }
+  | { op: 'clear' }
+  | { op: 'set'; state: Partial<GadgetState> }
+  | { op: 'unplug' }
+  | { op: 'plug' }
+  | { op: 'stop' };
+
+/** What the printer does with what arrives. */
+export interface GadgetState {
+  /** Stops reading and answering. */
+  silent: boolean;
+  /** Goes silent once this many bytes have arrived in all (0: never). */
+  silentAfterBytes: number;
+  paused: boolean;
+  paperOut: boolean;
+  headOpen: boolean;
+}
+
+const state: GadgetState = { silent: false, silentAfterBytes: 0, paused: false, paperOut: false, headOpen: false };
+const received: Buffer[] = [];
+let tail = '';
+let fd = -1;
+let wake: (() => void) | null = null;
+let stopping = false;
+/** How often a printer with nothing to read looks again (ms). */
+const POLL_MS = 2;
+
+/** The three framed ~HS strings for the current state (ZPL II guide field order, as the TCP emulator). */
+function hostStatusReply(): string {
+  const b = (v: boolean) => (v ? '1' : '0');
+  return (
+    `\x02030,${b(state.paperOut)},${b(state.paused)},1218,000,0,0,0,000,0,0,0\x03\r\n` +
+    `\x02001,0,${b(state.headOpen)},0,1,2,6,0,00000000,1,000\x03\r\n` +
+    `\x021234,0\x03\r\n`
+  );
+}
+
+/** One non-blocking read: bytes, or null when none are waiting or the host has not configured the device (ENODEV). */
+function readSome(buffer: Buffer): number | null {
+  try {
+    return readSync(fd, buffer, 0, buffer.length, null);
+  } catch (err) {
+    if (retryable(err)) return null;
+    throw err;
+  }
+}
+
+function retryable(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException).code;
+  return code === 'EAGAIN' || code === 'ENODEV' || code === 'ESHUTDOWN';
+}
+
+/** Writes all of `data`, waiting while the function's IN queue is full; gives up once the node is closed (an unplug). */
+async function writeAll(data: Buffer): Promise<void> {
+  let offset = 0;
+  while (offset < data.length && !stopping && fd >= 0) {
+    try {
+      offset += writeSync(fd, data, offset);
+    } catch (err) {
+      if (!retryable(err)) throw err;
+      await pause();
+    }
+  }
+}
+
+function pause(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, POLL_MS));
+}
+
+/** Resolves at the next command that may let the read loop go on. */
+function changed(): Promise<void> {
+  return new Promise((resolve) => (wake = resolve));
+}
+
+/** Opens the device node, which f_printer refuses (ENODEV) until the host has configured the device: retried every POLL_MS; -1 once unbound. */
+async function openWhenConfigured(gadget: ConfigfsPrinterGadget): Promise<number> {
+  while (gadget.bound && !stopping) {
+    try {
+      return openSync(gadget.devicePath, constants.O_RDWR | constants.O_NONBLOCK);
+    } catch (err) {
+      // ENOENT: devtmpfs has not made the node of a new bind yet
+      if (!retryable(err) && (err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      await pause();
+    }
+  }
+  return -1;
+}
+
+/**
+ * Reads without blocking, every POLL_MS while nothing is waiting. A blocking read would not do: f_printer queues its
+ * OUT requests only when read or polled, so a reader asleep across an unbind and bind waits forever (holding the
+ * device's I/O mutex). The file is closed before an unbind and opened again after the bind.
+ */
+async function readLoop(gadget: ConfigfsPrinterGadget): Promise<void> {
+  const buffer = Buffer.alloc(64 * 1024);
+  while (!stopping) {
+    if (state.silent || !gadget.bound) {
+      await changed();
+      continue;
+    }
+    if (fd < 0) {
+      fd = await openWhenConfigured(gadget);
+      continue;
+    }
+    const n = readSome(buffer);
+    if (!n) {
+      await pause();
+      continue;
+    }
+    const piece = Buffer.from(buffer.subarray(0, n));
+    received.push(piece);
+    if (state.silentAfterBytes > 0 && received.reduce((sum, b) => sum + b.length, 0) >= state.silentAfterBytes) state.silent = true;
+    const text = tail + piece.toString('latin1');
+    tail = text.slice(-2);
+    if (text.includes('~HS')) await writeAll(Buffer.from(hostStatusReply(), 'latin1'));
+  }
+}
+
+/** Closes the device node before an unbind: closing it after an unbind and bind hits a kernel BUG in f_printer (6.1: list_del corruption in close). */
+function closeDevice(): void {
+  if (fd >= 0) closeSync(fd);
+  fd = -1;
+}
+
+function reply(id: number, result: { ok: true; data?: string } | { ok: false; error: string }): void {
+  process.send!({ id, ...result });
+}
+
+function main(): void {
+  const spec = JSON.parse(process.argv[2]!) as GadgetSpec;
+  const gadget = ConfigfsPrinterGadget.create(spec);
+  process.on('message', (message: { id: number; command: GadgetCommand }) => {
+    const { id, command } = message;
+    try {
+      switch (command.op) {
+        case 'received':
+          return reply(id, { ok: true, data: Buffer.concat(received).toString('base64') });
+        case 'clear':
+          received.length = 0;
+          tail = '';
+          return reply(id, { ok: true });
+        case 'set':
+          Object.assign(state, command.state);
+          break;
+        case 'unplug':
+          closeDevice();
+          gadget.unbind();
+          break;
+        case 'plug':
+          gadget.bind();
+          break;
+        case 'stop':
+          stopping = true;
+          closeDevice();
+          gadget.remove();
+          reply(id, { ok: true });
+          process.disconnect();
+          return;
+      }
+      wake?.();
+      wake = null;
+      reply(id, { ok: true });
+    } catch (err) {
+      reply(id, { ok: false, error: String(err) });
+    }
+  });
+  // the test process ended without stopping it: take the gadget away all the same
+  process.on('disconnect', () => {
+    if (stopping) return;
+    stopping = true;
+    closeDevice();
+    gadget.remove();
+  });
+  process.send!({ ready: gadget.devicePath });
+  void readLoop(gadget);
+}
+
+main();
