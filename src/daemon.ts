@@ -14,6 +14,7 @@ import { EventRing } from './events/event-ring';
 import { StatusDemand, takesPrinterStatus } from './events/status-demand';
 import { PrinterMonitor } from './printers/printer-monitor';
 import { EVENTS_SOCKET_DOC, eventsSocket } from './http/routes/events';
+import { collectGarbageSoon } from './util/collect-garbage';
 import { createFilters, type Render } from './filters/filters';
 import { ApiAuth } from './http/auth';
 import { buildOpenApi } from './http/openapi';
@@ -217,6 +218,7 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
   if (options.console && !webConsole) warnings.push('web console not built: run npm run build');
   const server = new HttpServer({
     uws: loadUws({ nativeDir: options.nativeDir, mainScript: process.argv[1] }),
+    afterLargeBody: collectGarbageSoon,
     routes,
     auth: new ApiAuth(() => settings.value.apiKey, new FailureLimiter({ maxFailures: 20, windowMs: 60_000 })),
     policy: { maxBodyBytes: () => settings.value.maxBodyBytes, allowedOrigins: () => settings.value.allowedOrigins },

@@ -31,6 +31,8 @@ export interface HttpServerDeps {
   auth: ApiAuth;
   policy: HttpPolicy;
   logger: Logger;
+  /** Called when an exchange that held a large body (one counted in the body budget) has ended. */
+  afterLargeBody?: () => void;
   /** Folders served without a key below URL prefixes (a web console); API paths never reach them. */
   statics?: readonly StaticMount[];
   /** WebSocket routes below `/api/v1`, authenticated like the JSON routes. */
@@ -418,6 +420,7 @@ export class HttpServer {
     if (exchange.done) return;
     exchange.done = true;
     this.budget.give(exchange.reserved);
+    if (exchange.reserved > 0) this.deps.afterLargeBody?.();
     this.inFlight -= 1;
     if (this.inFlight === 0) for (const wake of this.idleWaiters.splice(0)) wake();
   }
