@@ -1,5 +1,6 @@
 // The PNG container: signature, IHDR, one IDAT of filtered rows, IEND; shared by the preview and the printer icon.
-import { crc32, deflateSync } from 'node:zlib';
+import { deflateSync } from 'node:zlib';
+import { crc32 } from '../util/crc32';
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 

@@ -1,4 +1,5 @@
 // PNG container: signature, chunk framing and CRCs, and the chunks the decoder needs (IHDR, PLTE, tRNS, pHYs, IDAT).
+import { crc32 } from '../util/crc32';
 import { DeviceError } from '../errors';
 
 /** IHDR fields (PNG spec 11.2.2). */
@@ -28,23 +29,6 @@ export interface PngChunks {
 const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 /** Bit depths allowed per colour type (PNG spec table 11.1). */
 const DEPTHS: Record<number, number[]> = { 0: [1, 2, 4, 8, 16], 2: [8, 16], 3: [1, 2, 4, 8], 4: [8, 16], 6: [8, 16] };
-const CRC_TABLE = (() => {
-  const t = new Int32Array(256);
-  for (let n = 0; n < 256; n += 1) {
-    let c = n;
-    for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c;
-  }
-  return t;
-})();
-
-/** CRC-32 (ISO 3309, as PNG chunks use) of `bytes`, unsigned. */
-function crc32(bytes: Uint8Array): number {
-  let c = -1;
-  for (let i = 0; i < bytes.length; i += 1) c = CRC_TABLE[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
-  return (c ^ -1) >>> 0;
-}
-
 function fail(reason: string): never {
   throw new DeviceError('RENDER_FAILED', `PNG could not be decoded: ${reason}`);
 }
