@@ -13,6 +13,7 @@ import { cupsRaster } from '../test/fixtures/raster/cups-raster';
 import { ZplPrinterEmulator } from '../test/fixtures/zebra-tcp-printer';
 import { startDaemon } from '../test/helpers/daemon-process';
 import { tempDir } from '../test/helpers/temp-dir';
+import { freePort } from '../test/fixtures/ipp-everywhere';
 
 const JOBS = Number(process.argv[2] ?? 40);
 const LATENCY_RUNS = 15;
@@ -20,13 +21,6 @@ const CONCURRENCY = 4;
 const ROUNDS = 2;
 const LPRINT_DRIVER = 'zpl_4inch-203dpi-dt';
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 function exec(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<string> {
   return new Promise((resolve, reject) => {

@@ -7,20 +7,13 @@ import { FakeUsbBus } from '../fixtures/fake-usb';
 import { ZplPrinterEmulator } from '../fixtures/zebra-tcp-printer';
 import { startInProcess, type InProcessDaemon } from '../helpers/in-process-daemon';
 import { until } from '../helpers/until';
+import { freePort } from '../fixtures/ipp-everywhere';
 
 let d: InProcessDaemon;
 const emulator = new ZplPrinterEmulator();
 let path: string;
 let rawPort: number;
 
-/** A port nothing listens on now. */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Like `nc`: connects, runs `talk`, half-closes, and returns everything the port sent back. */
 function nc(talk: (socket: net.Socket, replies: () => string) => Promise<void>): Promise<string> {
