@@ -3,36 +3,26 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { decodePng } from '../../src/render/png-decode';
 import { code128Png } from '../fixtures/barcode-images';
-import { deviceIdReply, FakeUsbBus, type FakeUsbDevice } from '../fixtures/fake-usb';
+import type { FakeUsbDevice } from '../fixtures/fake-usb';
 import { shippingLabelPdf } from '../fixtures/pdf/barcode-pdf';
 import { manyPagesPdf } from '../fixtures/pdf/hostile-pdf';
-import { ZplPrinterEmulator } from '../fixtures/zebra-tcp-printer';
-import { startInProcess, type InProcessDaemon } from '../helpers/in-process-daemon';
+import type { ZplPrinterEmulator } from '../fixtures/zebra-tcp-printer';
+import type { InProcessDaemon } from '../helpers/in-process-daemon';
+import { labelAndReceipt, RECEIPT } from '../helpers/label-and-receipt';
 import { decodeLabels, dotAt } from '../render/zpl-label-decode';
 
-const RECEIPT = 'usb_sn_X5E9000123';
 const KEY = 'inproc-key-0123456789abcdef';
 let d: InProcessDaemon;
-let zebra: ZplPrinterEmulator;
 let epson: FakeUsbDevice;
+let zebra: ZplPrinterEmulator;
 let label = '';
+let stopAll: () => Promise<void>;
 
 before(async () => {
-  const bus = new FakeUsbBus();
-  epson = bus.add({ vendorId: 0x04b8, productId: 0x0202, serialNumber: 'X5E9000123', ports: [2], interfaceClass: 0xff, manufacturer: 'EPSON', product: 'TM-T88V', deviceIdReply: deviceIdReply('MFG:EPSON;CMD:ESCPOS;MDL:TM-T88V;CLS:PRINTER;', true) });
-  d = await startInProcess({ usb: () => bus });
-  zebra = new ZplPrinterEmulator();
-  const port = await zebra.start();
-  const added = await d.api('POST', '/printers', { body: { connection: { type: 'network', host: '127.0.0.1', port, protocol: 'tcp' } } });
-  assert.equal(added.status, 201, JSON.stringify(added.body));
-  label = added.body.result.content.path;
-  assert.equal((await d.api('GET', '/discover')).status, 200);
+  ({ d, epson, zebra, label, stop: stopAll } = await labelAndReceipt());
 });
 
-after(async () => {
-  await d.stop();
-  await zebra.stop();
-});
+after(() => stopAll());
 
 async function preview(target: string, body: unknown, query = ''): Promise<Response> {
   return fetch(`${d.baseUrl}/api/v1/preview/${encodeURIComponent(target)}${query}`, { method: 'POST', headers: { 'X-API-Key': KEY, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });

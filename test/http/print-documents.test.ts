@@ -6,35 +6,25 @@ import type { MonoBitmap } from '../../src/encoders/mono-bitmap';
 import { decodePng } from '../../src/render/png-decode';
 import { code128Jpeg, code128Png } from '../fixtures/barcode-images';
 import { decodeEscposRaster } from '../fixtures/escpos-raster-decode';
-import { deviceIdReply, FakeUsbBus, type FakeUsbDevice } from '../fixtures/fake-usb';
+import type { FakeUsbDevice } from '../fixtures/fake-usb';
 import { receiptPdf } from '../fixtures/pdf/receipt-pdf';
-import { ZplPrinterEmulator } from '../fixtures/zebra-tcp-printer';
-import { startInProcess, type InProcessDaemon } from '../helpers/in-process-daemon';
+import type { ZplPrinterEmulator } from '../fixtures/zebra-tcp-printer';
+import type { InProcessDaemon } from '../helpers/in-process-daemon';
+import { labelAndReceipt, RECEIPT } from '../helpers/label-and-receipt';
 import { readLabelBarcodes } from '../render/barcode-reader';
 import { decodeLabels, dotAt } from '../render/zpl-label-decode';
 
-const RECEIPT = 'usb_sn_X5E9000123';
 let d: InProcessDaemon;
 let epson: FakeUsbDevice;
 let zebra: ZplPrinterEmulator;
 let label = '';
+let stopAll: () => Promise<void>;
 
 before(async () => {
-  const bus = new FakeUsbBus();
-  epson = bus.add({ vendorId: 0x04b8, productId: 0x0202, serialNumber: 'X5E9000123', ports: [2], interfaceClass: 0xff, manufacturer: 'EPSON', product: 'TM-T88V', deviceIdReply: deviceIdReply('MFG:EPSON;CMD:ESCPOS;MDL:TM-T88V;CLS:PRINTER;', true) });
-  d = await startInProcess({ usb: () => bus });
-  zebra = new ZplPrinterEmulator();
-  const port = await zebra.start();
-  const added = await d.api('POST', '/printers', { body: { connection: { type: 'network', host: '127.0.0.1', port, protocol: 'tcp' } } });
-  assert.equal(added.status, 201, JSON.stringify(added.body));
-  label = added.body.result.content.path;
-  assert.equal((await d.api('GET', '/discover')).status, 200);
+  ({ d, epson, zebra, label, stop: stopAll } = await labelAndReceipt());
 });
 
-after(async () => {
-  await d.stop();
-  await zebra.stop();
-});
+after(() => stopAll());
 
 async function codes(bitmap: MonoBitmap, width = bitmap.width): Promise<string[]> {
   return (await readLabelBarcodes(bitmap, width)).filter((r) => r.isValid).map((r) => `${r.format}:${r.text}`);
