@@ -3,7 +3,7 @@ import { inflateSync } from 'node:zlib';
 import { DeviceError } from '../errors';
 import { checkImageSize, luma, overWhite, type GreyImage } from './grey-image';
 import { readPngChunks, type PngChunks } from './png-chunks';
-import { CHANNELS, filteredSize, passesOf, unfilter } from './png-unfilter';
+import { CHANNELS, filteredSize, passesOf, unfilter, type PngPass } from './png-unfilter';
 
 /** Stated resolutions outside this range (dpi) are ignored as nonsense: the picture is then one pixel per dot. */
 const DPI_RANGE = { min: 50, max: 2400 };
@@ -32,6 +32,13 @@ export function decodePng(bytes: Uint8Array): GreyImage {
   }
   if (data.length < expected) fail(`image data is truncated (${data.length} of ${expected} bytes)`);
   unfilter(data, passes, png.header);
+  return { width, height, pixels: greyPixels(png, passes), dpi: statedDpi(png) };
+}
+
+/** The unfiltered passes as one grey pixel per byte; 8-bit grey without a transparent key is taken as it is. */
+function greyPixels(png: PngChunks, passes: PngPass[]): Uint8Array {
+  const { width, height, colorType, bitDepth } = png.header;
+  if (passes.length === 1 && colorType === 0 && bitDepth === 8 && !png.transparency) return passes[0].rows;
   const pixels = new Uint8Array(width * height);
   const grey = greyReader(png);
   for (const pass of passes) {
@@ -41,7 +48,7 @@ export function decodePng(bytes: Uint8Array): GreyImage {
       for (let x = 0; x < pass.width; x += 1) pixels[out + x * pass.dx] = grey(pass.rows, o, x);
     }
   }
-  return { width, height, pixels, dpi: statedDpi(png) };
+  return pixels;
 }
 
 function statedDpi(png: PngChunks): GreyImage['dpi'] {

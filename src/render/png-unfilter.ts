@@ -36,14 +36,6 @@ export function filteredSize(passes: PngPass[]): number {
   return passes.reduce((n, p) => n + p.height * (1 + p.rowBytes), 0);
 }
 
-function paeth(a: number, b: number, c: number): number {
-  const p = a + b - c;
-  const pa = Math.abs(p - a);
-  const pb = Math.abs(p - b);
-  const pc = Math.abs(p - c);
-  return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
-}
-
 /** Undoes the row filters of every pass from the inflated `data` into `pass.rows`; throws on an unknown filter type. */
 export function unfilter(data: Uint8Array, passes: PngPass[], header: PngHeader): void {
   const bpp = Math.max(1, (CHANNELS[header.colorType] * header.bitDepth) >> 3);
@@ -53,30 +45,49 @@ export function unfilter(data: Uint8Array, passes: PngPass[], header: PngHeader)
     const rows = new Uint8Array(rb * pass.height);
     for (let y = 0; y < pass.height; y += 1, at += 1 + rb) {
       const filter = data[at];
-      const line = data.subarray(at + 1, at + 1 + rb);
-      const o = y * rb;
-      const up = (i: number) => (y > 0 ? rows[o - rb + i] : 0);
-      const left = (i: number) => (i >= bpp ? rows[o + i - bpp] : 0);
-      switch (filter) {
-        case 0:
-          rows.set(line, o);
-          break;
-        case 1:
-          for (let i = 0; i < rb; i += 1) rows[o + i] = line[i] + left(i);
-          break;
-        case 2:
-          for (let i = 0; i < rb; i += 1) rows[o + i] = line[i] + up(i);
-          break;
-        case 3:
-          for (let i = 0; i < rb; i += 1) rows[o + i] = line[i] + ((left(i) + up(i)) >> 1);
-          break;
-        case 4:
-          for (let i = 0; i < rb; i += 1) rows[o + i] = line[i] + paeth(left(i), up(i), i >= bpp && y > 0 ? rows[o - rb + i - bpp] : 0);
-          break;
-        default:
-          throw new DeviceError('RENDER_FAILED', `PNG could not be decoded: unknown row filter type ${filter}`);
-      }
+      if (filter > 4) throw new DeviceError('RENDER_FAILED', `PNG could not be decoded: unknown row filter type ${filter}`);
+      unfilterRow(filter, data, at + 1, rows, y * rb, y > 0 ? (y - 1) * rb : -1, rb, bpp);
     }
     pass.rows = rows;
+  }
+}
+
+/** One row: `src[s..s+rb)` filtered with `filter` into `out[o..o+rb)`, the row above at `out[u..]` (`u` < 0: none). */
+function unfilterRow(filter: number, src: Uint8Array, s: number, out: Uint8Array, o: number, u: number, rb: number, bpp: number): void {
+  const first = Math.min(bpp, rb);
+  switch (filter) {
+    case 0:
+      out.set(src.subarray(s, s + rb), o);
+      return;
+    case 1:
+      for (let i = 0; i < first; i += 1) out[o + i] = src[s + i];
+      for (let i = first; i < rb; i += 1) out[o + i] = src[s + i] + out[o + i - bpp];
+      return;
+    case 2:
+      if (u < 0) out.set(src.subarray(s, s + rb), o);
+      else for (let i = 0; i < rb; i += 1) out[o + i] = src[s + i] + out[u + i];
+      return;
+    case 3:
+      if (u < 0) {
+        for (let i = 0; i < first; i += 1) out[o + i] = src[s + i];
+        for (let i = first; i < rb; i += 1) out[o + i] = src[s + i] + (out[o + i - bpp] >> 1);
+      } else {
+        for (let i = 0; i < first; i += 1) out[o + i] = src[s + i] + (out[u + i] >> 1);
+        for (let i = first; i < rb; i += 1) out[o + i] = src[s + i] + ((out[o + i - bpp] + out[u + i]) >> 1);
+      }
+      return;
+    default:
+      // Paeth; with no row above it is the same as Sub
+      if (u < 0) return unfilterRow(1, src, s, out, o, u, rb, bpp);
+      for (let i = 0; i < first; i += 1) out[o + i] = src[s + i] + out[u + i];
+      for (let i = first; i < rb; i += 1) {
+        const a = out[o + i - bpp];
+        const b = out[u + i];
+        const c = out[u + i - bpp];
+        const pa = Math.abs(b - c);
+        const pb = Math.abs(a - c);
+        const pc = Math.abs(a + b - 2 * c);
+        out[o + i] = src[s + i] + (pa <= pb && pa <= pc ? a : pb <= pc ? b : c);
+      }
   }
 }
