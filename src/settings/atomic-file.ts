@@ -4,18 +4,32 @@ import { dirname, basename, join } from 'node:path';
 
 let counter = 0;
 
-/** Writes `data` to `path` so that a crash at any point leaves either the old or the new content readable; on failure nothing changed. */
-export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+/** How writeFileAtomic makes a file last; every field defaults to true (a settings file: durable, with its `.bak`). */
+export interface AtomicWriteOptions {
+  /** Keep the previous content as `<path>.bak` (readWithFallback reads it when the main copy is corrupt). */
+  backup?: boolean;
+  /** fsync the content before the rename, so that it survives a power loss (a process crash never loses it). */
+  sync?: boolean;
+  /** fsync the folder after the rename, so that the new name survives a power loss; skip it when a later write's sync covers it. */
+  syncFolder?: boolean;
+}
+
+/**
+ * Writes `data` to `path` so that a crash at any point leaves either the old or the new content readable; on failure
+ * nothing changed and no temporary is left.
+ */
+export async function writeFileAtomic(path: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
+  const { backup = true, sync = true, syncFolder = true } = options;
   const tmp = temporaryOf(path);
   try {
-    await writeSynced(tmp, data);
-    await keepBackup(path);
+    await writeTo(tmp, data, sync);
+    if (backup) await keepBackup(path);
     await fs.rename(tmp, path);
   } catch (err) {
-    await fs.rm(tmp, { force: true }).catch(() => undefined);
+    await fs.unlink(tmp).catch(() => undefined);
     throw err;
   }
-  await syncDir(dirname(path));
+  if (syncFolder) await syncDir(dirname(path));
 }
 
 /** True for the name of a temporary that writeFileAtomic makes for a file named `base` (left behind only by a crash). */
@@ -47,11 +61,11 @@ function temporaryOf(path: string): string {
   return join(dirname(path), `.${basename(path)}.${process.pid}.${counter}.tmp`);
 }
 
-async function writeSynced(file: string, data: string | Uint8Array): Promise<void> {
+async function writeTo(file: string, data: string | Uint8Array, sync: boolean): Promise<void> {
   const handle = await fs.open(file, 'w', 0o600);
   try {
     await handle.writeFile(data);
-    await handle.sync();
+    if (sync) await handle.sync();
   } finally {
     await handle.close();
   }
@@ -67,7 +81,7 @@ async function keepBackup(path: string): Promise<void> {
     await linkOrCopy(path, tmp);
     await fs.rename(tmp, `${path}.bak`);
   } catch (err) {
-    await fs.rm(tmp, { force: true }).catch(() => undefined);
+    await fs.unlink(tmp).catch(() => undefined);
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
 }
@@ -78,7 +92,7 @@ async function linkOrCopy(from: string, to: string): Promise<void> {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'EXDEV') throw err;
-    await writeSynced(to, await fs.readFile(from));
+    await writeTo(to, await fs.readFile(from), true);
   }
 }
 

@@ -28,26 +28,35 @@ export class DiskSpool {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
   }
 
-  /** Persists a job and its inline bytes; resolves once both are on disk, or rejects leaving nothing of the job behind. */
+  /**
+   * Persists a job and its inline bytes; resolves once both are on disk (power-loss safe: the entry's folder sync
+   * covers the bytes' name too), or rejects leaving nothing of the job behind.
+   */
   async put(entry: SpoolEntry, data: Uint8Array | null): Promise<void> {
     const jobId = entry.job.jobId;
     try {
-      if (data) await writeFileAtomic(this.file(jobId, 'data'), data);
-      await writeFileAtomic(this.file(jobId, 'json'), JSON.stringify(entry));
+      if (data) await writeFileAtomic(this.file(jobId, 'data'), data, { backup: false, syncFolder: false });
+      await writeFileAtomic(this.file(jobId, 'json'), JSON.stringify(entry), { backup: false });
     } catch (err) {
-      await fs.rm(this.file(jobId, 'data'), { force: true }).catch(() => undefined);
+      await fs.unlink(this.file(jobId, 'data')).catch(() => undefined);
       throw err;
     }
   }
 
-  /** Records that sending began, so a restart does not send the job twice. */
+  /**
+   * Records that sending began, so a restart does not send the job twice. Survives a crash of the process (the page
+   * cache keeps it) but is not synced: after a power loss in that window the job counts as not sent (a duplicate, at worst).
+   */
   async markSending(jobId: string): Promise<void> {
-    await writeFileAtomic(this.file(jobId, 'sending'), '');
+    await writeFileAtomic(this.file(jobId, 'sending'), '', MARKER_WRITE);
   }
 
-  /** Counts one more time the job was taken up (before its render or send), so a job that crashes the device is not tried forever. */
+  /**
+   * Counts one more time the job was taken up (before its render or send), so a job that crashes the device is not
+   * tried forever; like markSending, kept across a process crash, not synced.
+   */
   async markStarted(jobId: string): Promise<void> {
-    await writeFileAtomic(this.file(jobId, 'started'), String(this.attempts(jobId) + 1));
+    await writeFileAtomic(this.file(jobId, 'started'), String(this.attempts(jobId) + 1), MARKER_WRITE);
   }
 
   /** The inline bytes of a spooled job, read when it is sent (held and queued jobs keep none in memory). */
@@ -57,8 +66,8 @@ export class DiskSpool {
 
   /** Forgets a job (it completed or failed): the entry goes first, so a crash midway leaves only files the next load sweeps. */
   async remove(jobId: string): Promise<void> {
-    await fs.rm(this.file(jobId, 'json'), { force: true });
-    await Promise.all(MARKERS.map((ext) => fs.rm(this.file(jobId, ext), { force: true })));
+    await unlinkIfPresent(this.file(jobId, 'json'));
+    await Promise.all(MARKERS.map((ext) => unlinkIfPresent(this.file(jobId, ext))));
   }
 
   /**
@@ -125,6 +134,17 @@ function isEntryFile(name: string): boolean {
 
 /** The files beside a job's entry: its inline bytes, the sending marker, the attempt count. */
 const MARKERS = ['data', 'sending', 'started'];
+/** Markers guard against a crash loop and a resend after a process crash, which the page cache outlives: no fsync on the queue's path. */
+const MARKER_WRITE = { backup: false, sync: false, syncFolder: false };
+
+/** Removes a file; a missing one is fine. */
+async function unlinkIfPresent(file: string): Promise<void> {
+  try {
+    await fs.unlink(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+}
 
 /** True for `<jobId>.data`, `.sending` or `.started` when the job is not in `kept` (its entry was never written or is gone). */
 function orphanOf(name: string, kept: Set<string>): boolean {
