@@ -158,6 +158,41 @@ function rssMiB(pid: number): { mib: number; anon: number; file: number } {
   return { mib: field('VmRSS'), anon: field('RssAnon'), file: field('RssFile') + field('RssShmem') };
 }
 
+/**
+ * Resident KiB of the daemon by kind of mapping (from /proc/PID/smaps): the brk heap, wasm memories (anonymous
+ * reservations of 1 GiB or more), malloc arenas (anonymous, within a 64 MiB-aligned reservation), other anonymous
+ * mappings (V8's heap pages, thread stacks), and each file-backed mapping by name. Shows where RSS growth sits.
+ */
+function residentByKind(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  let kind = '';
+  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+    const head = /^([0-9a-f]+)-([0-9a-f]+) \S+ \S+ \S+ \d+\s*(.*)$/.exec(line);
+    if (head) {
+      const size = Number(BigInt(`0x${head[2]}`) - BigInt(`0x${head[1]}`));
+      const name = head[3].trim();
+      const arena = Number(BigInt(`0x${head[1]}`) % BigInt(64 << 20)) + size <= 64 << 20 && size <= 64 << 20 && size >= 128 << 10;
+      kind = name === '[heap]' ? 'brk heap' : name.startsWith('/') ? `file ${name.split('/').pop()}` : name ? name : size >= 1 << 30 ? 'anon >= 1 GiB (wasm)' : arena ? 'anon arena-like' : 'anon other';
+      continue;
+    }
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss) out.set(kind, (out.get(kind) ?? 0) + Number(rss[1]));
+  }
+  return out;
+}
+
+/** The kinds whose resident KiB changed most between two residentByKind snapshots, as `kind +N KiB`. */
+function residentGrowth(before: Map<string, number>, after: Map<string, number>): string {
+  const kinds = new Set([...before.keys(), ...after.keys()]);
+  return [...kinds]
+    .map((k) => [k, (after.get(k) ?? 0) - (before.get(k) ?? 0)] as const)
+    .filter(([, d]) => d !== 0)
+    .sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]))
+    .slice(0, 8)
+    .map(([k, d]) => `${k} ${d > 0 ? '+' : ''}${d} KiB`)
+    .join('; ');
+}
+
 /** Waits until every wait:false job is completed or failed (polling the API), or the drain limit passes. */
 async function drain(d: DaemonHandle, finals: Map<string, any>): Promise<void> {
   const deadline = Date.now() + DRAIN_LIMIT_MS;
@@ -202,7 +237,14 @@ async function main(): Promise<void> {
   const started = Date.now();
   const until = started + DURATION_MS;
   const samples: Array<{ at: number; mib: number; anon: number; file: number }> = [];
-  const sampler = setInterval(() => samples.push({ at: Date.now() - started, ...rssMiB(d.proc.pid!) }), RSS_EVERY_MS);
+  const windowMs = Math.min(60_000, DURATION_MS / 5);
+  const kinds: { early?: Map<string, number>; late?: Map<string, number> } = {};
+  const sampler = setInterval(() => {
+    const at = Date.now() - started;
+    samples.push({ at, ...rssMiB(d.proc.pid!) });
+    if (!kinds.early && at >= 2 * windowMs) kinds.early = residentByKind(d.proc.pid!);
+    if (at >= DURATION_MS - RSS_EVERY_MS * 1.5) kinds.late = residentByKind(d.proc.pid!);
+  }, RSS_EVERY_MS);
   await Promise.all([...Array.from({ length: CLIENTS }, () => client(d, paths, pdf, until)), weather(emulators, until)]);
   clearInterval(sampler);
   for (const e of emulators) e.state.paperOut = false;
@@ -231,7 +273,6 @@ async function main(): Promise<void> {
   }
   const pdfCompleted = pdfJobIds.filter((j) => finals.get(j)?.state === 'completed').length;
   const fiveXx = [...counts.byStatus].filter(([s]) => s >= 500 && s !== 503).reduce((n, [, c]) => n + c, 0);
-  const windowMs = Math.min(60_000, DURATION_MS / 5);
   const early = samples.filter((s) => s.at >= 2 * windowMs && s.at < 3 * windowMs);
   const late = samples.filter((s) => s.at >= DURATION_MS - windowMs);
   const growth = (part: 'mib' | 'anon' | 'file') => mean(late.map((s) => s[part])) - mean(early.map((s) => s[part]));
@@ -254,6 +295,7 @@ async function main(): Promise<void> {
   console.log(`| RSS minute ${(2 * windowMs) / 60_000}-${(3 * windowMs) / 60_000} (mean) | ${mean(early.map((s) => s.mib)).toFixed(1)} MiB |`);
   console.log(`| RSS last ${windowMs / 60_000} min (mean) | ${mean(late.map((s) => s.mib)).toFixed(1)} MiB |`);
   console.log(`| RSS growth | ${growth('mib').toFixed(2)} MiB (anonymous ${growth('anon').toFixed(2)}, file-backed ${growth('file').toFixed(2)}) |`);
+  if (kinds.early && kinds.late) console.log(`resident growth by mapping kind, minute ${(2 * windowMs) / 60_000} to the end: ${residentGrowth(kinds.early, kinds.late)}`);
   console.log(`RSS every ${RSS_EVERY_MS / 1000} s (MiB): ${samples.map((s) => s.mib.toFixed(0)).join(' ')}`);
   console.log(`anonymous RSS every ${RSS_EVERY_MS / 1000} s (MiB): ${samples.map((s) => s.anon.toFixed(0)).join(' ')}`);
 }
