@@ -2,7 +2,7 @@
 // same ZPL printer emulator, on the same 4x6 in label as PNG and as PWG Raster, each job one `ipptool` Print-Job.
 // Run as root: node --import tsx bench/ipp-share.ts [jobs-per-throughput-round]
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -76,6 +76,17 @@ interface Figures {
   p50: number;
   jobsPerSecond: number;
   labelBytes: number;
+  /** CPU ms per job of the server's process (threads included) in its best throughput round. */
+  serverCpuMs: number;
+  /** CPU ms per job of the ipptool processes (this process's reaped children) in that round. */
+  clientCpuMs: number;
+}
+
+/** User + system CPU ms of `pid` so far, or with `children` of the reaped children of this process (/proc stat). */
+function cpuMs(pid: number | 'self', children = false): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  const [user, system] = children ? [fields[13], fields[14]] : [fields[11], fields[12]];
+  return (Number(user) + Number(system)) * 10;
 }
 
 /** One Print-Job until its label is at the printer, in ms. */
@@ -92,9 +103,10 @@ function delivered(emulator: ZplPrinterEmulator): number {
   return emulator.jobs().reduce((n, job) => n + job.length, 0);
 }
 
-/** jobs/s of JOBS Print-Jobs from CONCURRENCY clients, until all their bytes (`jobBytes` each) are out. */
-async function throughput(emulator: ZplPrinterEmulator, uri: string, file: string, jobBytes: number): Promise<number> {
+/** jobs/s of JOBS Print-Jobs from CONCURRENCY clients, until all their bytes (`jobBytes` each) are out, with the CPU each side used per job. */
+async function throughput(emulator: ZplPrinterEmulator, uri: string, file: string, jobBytes: number, serverPid: number): Promise<{ rate: number; serverCpuMs: number; clientCpuMs: number }> {
   const before = delivered(emulator);
+  const cpuBefore = { server: cpuMs(serverPid), client: cpuMs('self', true) };
   const started = performance.now();
   let next = 0;
   await Promise.all(
@@ -106,14 +118,15 @@ async function throughput(emulator: ZplPrinterEmulator, uri: string, file: strin
     }),
   );
   await until(() => `${JOBS} labels from ${uri} (${(delivered(emulator) - before) / jobBytes} arrived)`, () => delivered(emulator) >= before + JOBS * jobBytes);
-  return JOBS / ((performance.now() - started) / 1000);
+  const rate = JOBS / ((performance.now() - started) / 1000);
+  return { rate, serverCpuMs: (cpuMs(serverPid) - cpuBefore.server) / JOBS, clientCpuMs: (cpuMs('self', true) - cpuBefore.client) / JOBS };
 }
 
 /**
  * Both servers on one document, interleaved so that a busy machine weighs on both alike: warm-up, then sequential jobs
  * alternating between them (p50 each), then throughput rounds alternating, LPrint first (best of ROUNDS each).
  */
-async function compare(emulator: ZplPrinterEmulator, uris: { ours: string; lprint: string }, file: string): Promise<{ ours: Figures; lprint: Figures }> {
+async function compare(emulator: ZplPrinterEmulator, uris: { ours: string; lprint: string }, pids: { ours: number; lprint: number }, file: string): Promise<{ ours: Figures; lprint: Figures }> {
   const times = { ours: [] as number[], lprint: [] as number[] };
   const bytes = { ours: 0, lprint: 0 };
   for (const who of ['lprint', 'ours'] as const) for (let i = 0; i < 3; i += 1) await jobToLabel(emulator, uris[who], file);
@@ -123,15 +136,16 @@ async function compare(emulator: ZplPrinterEmulator, uris: { ours: string; lprin
       bytes[who] = emulator.jobs()[emulator.jobs().length - 1].length;
     }
   }
-  const rates = { ours: 0, lprint: 0 };
+  const best = { ours: { rate: 0, serverCpuMs: 0, clientCpuMs: 0 }, lprint: { rate: 0, serverCpuMs: 0, clientCpuMs: 0 } };
   for (let round = 0; round < ROUNDS; round += 1) {
-    for (const who of ['lprint', 'ours'] as const) rates[who] = Math.max(rates[who], await throughput(emulator, uris[who], file, bytes[who]));
+    for (const who of ['lprint', 'ours'] as const) {
+      const round = await throughput(emulator, uris[who], file, bytes[who], pids[who]);
+      if (round.rate > best[who].rate) best[who] = round;
+    }
   }
   const p50 = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
-  return {
-    ours: { p50: p50(times.ours), jobsPerSecond: rates.ours, labelBytes: bytes.ours },
-    lprint: { p50: p50(times.lprint), jobsPerSecond: rates.lprint, labelBytes: bytes.lprint },
-  };
+  const figures = (who: 'ours' | 'lprint'): Figures => ({ p50: p50(times[who]), jobsPerSecond: best[who].rate, labelBytes: bytes[who], serverCpuMs: best[who].serverCpuMs, clientCpuMs: best[who].clientCpuMs });
+  return { ours: figures('ours'), lprint: figures('lprint') };
 }
 
 async function main(): Promise<void> {
@@ -146,15 +160,21 @@ async function main(): Promise<void> {
   const oursUri = `ipp://127.0.0.1:${ours.ippPort()}/ipp/print/${added.id}`;
   console.log(`LPrint: \`lprint server -o server-port=N -o listen-hostname=127.0.0.1 -o server-options=no-web-interface,no-tls\` (DNS-SD off: no system D-Bus), printer added with \`lprint add -d zebra -v socket://127.0.0.1:EMU -m ${LPRINT_DRIVER}\``);
   console.log(`each job: \`ipptool -f FILE URI print-job.test\`; p50 of ${LATENCY_RUNS} sequential jobs each (Print-Job sent until the label is at the emulator, the two servers alternating); jobs/s: best of ${ROUNDS} rounds of ${JOBS} jobs from ${CONCURRENCY} clients until every label is out (rounds alternating); load average at start ${loadavg()[0].toFixed(1)} on ${availableParallelism()} CPUs`);
-  console.log('| document | printproxyd p50 ms | LPrint p50 ms | p50 ratio | printproxyd jobs/s | LPrint jobs/s | jobs/s ratio | ZPL bytes per label printproxyd / LPrint |');
-  console.log('|---|---|---|---|---|---|---|---|');
+  console.log('| document | printproxyd p50 ms | LPrint p50 ms | p50 ratio | printproxyd jobs/s | LPrint jobs/s | jobs/s ratio | ZPL bytes per label printproxyd / LPrint | server CPU ms per job printproxyd / LPrint | ipptool CPU ms per job |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  const floors: string[] = [];
   try {
     for (const [name, file] of [['4x6 PNG 203 dpi grey', files.png], ['4x6 PWG Raster 203 dpi sgray_8', files.pwg]] as const) {
-      const { ours: mine, lprint: theirs } = await compare(emulator, { ours: oursUri, lprint: lprint.uri }, file);
+      const { ours: mine, lprint: theirs } = await compare(emulator, { ours: oursUri, lprint: lprint.uri }, { ours: ours.proc.pid!, lprint: lprint.proc.pid! }, file);
+      const client = (mine.clientCpuMs + theirs.clientCpuMs) / 2;
       console.log(
-        `| ${name} | ${mine.p50.toFixed(1)} | ${theirs.p50.toFixed(1)} | ${(theirs.p50 / mine.p50).toFixed(2)}x faster | ${mine.jobsPerSecond.toFixed(1)} | ${theirs.jobsPerSecond.toFixed(1)} | ${(mine.jobsPerSecond / theirs.jobsPerSecond).toFixed(2)}x | ${mine.labelBytes} / ${theirs.labelBytes} |`,
+        `| ${name} | ${mine.p50.toFixed(1)} | ${theirs.p50.toFixed(1)} | ${(theirs.p50 / mine.p50).toFixed(2)}x faster | ${mine.jobsPerSecond.toFixed(1)} | ${theirs.jobsPerSecond.toFixed(1)} | ${(mine.jobsPerSecond / theirs.jobsPerSecond).toFixed(2)}x | ${mine.labelBytes} / ${theirs.labelBytes} | ${mine.serverCpuMs.toFixed(1)} / ${theirs.serverCpuMs.toFixed(1)} | ${client.toFixed(1)} |`,
       );
+      // what 3x LPrint's rate would cost in CPU, with our server's cost and the clients' as measured, against the machine
+      const needed = ((3 * theirs.jobsPerSecond) * (client + mine.serverCpuMs)) / 1000;
+      floors.push(`${name}: 3x LPrint is ${(3 * theirs.jobsPerSecond).toFixed(1)} jobs/s, which needs ${needed.toFixed(2)} CPU-s per s (ipptool ${client.toFixed(1)} ms + printproxyd ${mine.serverCpuMs.toFixed(1)} ms a job) of the ${availableParallelism()} CPUs; a free server would still need ${((3 * theirs.jobsPerSecond * client) / 1000).toFixed(2)}`);
     }
+    for (const line of floors) console.log(line);
   } finally {
     // LPrint may sit on a job it cannot finish and ignore SIGTERM: SIGKILL after 3 s
     const exited = new Promise((resolve) => lprint.proc.once('exit', resolve));
