@@ -58,22 +58,20 @@ async function describe(device: Device): Promise<UsbDeviceInfo> {
     manufacturer: strings[1],
     product: strings[2],
     configurationValue: config?.bConfigurationValue ?? 1,
-    interfaces: (config?.interfaces ?? []).map((alts) => {
-      const i = alts[0];
-      return {
-        number: i.bInterfaceNumber,
-        alternate: i.bAlternateSetting,
-        interfaceClass: i.bInterfaceClass,
-        interfaceSubclass: i.bInterfaceSubClass,
-        interfaceProtocol: i.bInterfaceProtocol,
-        endpoints: i.endpoints.map((e) => ({
-          address: e.bEndpointAddress,
-          direction: e.bEndpointAddress & 0x80 ? ('in' as const) : ('out' as const),
-          transferType: TRANSFER_TYPES[e.bmAttributes & 0x3],
-          maxPacketSize: e.wMaxPacketSize,
-        })),
-      };
-    }),
+    // every alternate setting of every interface: the printer one need not be the first (usb-identify chooses)
+    interfaces: (config?.interfaces ?? []).flat().map((i) => ({
+      number: i.bInterfaceNumber,
+      alternate: i.bAlternateSetting,
+      interfaceClass: i.bInterfaceClass,
+      interfaceSubclass: i.bInterfaceSubClass,
+      interfaceProtocol: i.bInterfaceProtocol,
+      endpoints: i.endpoints.map((e) => ({
+        address: e.bEndpointAddress,
+        direction: e.bEndpointAddress & 0x80 ? ('in' as const) : ('out' as const),
+        transferType: TRANSFER_TYPES[e.bmAttributes & 0x3],
+        maxPacketSize: e.wMaxPacketSize,
+      })),
+    })),
   };
 }
 
@@ -122,11 +120,12 @@ function openDevice(device: Device): UsbHandle {
         device.timeout = timeoutMs;
         device.controlTransfer(type, request, value, index, length, (err, data) => (err ? reject(usbError(err)) : resolve(Buffer.from((data as Buffer | undefined) ?? []))));
       }),
-    claim: async (n) => {
+    claim: async (n, alternate = 0) => {
       const iface = device.interface(n);
       const bound = wrap(() => iface.isKernelDriverActive());
       if (bound) wrap(() => iface.detachKernelDriver());
       wrap(() => iface.claim());
+      if (alternate !== 0) await selectAlternate(device, n, alternate);
       return bound;
     },
     release: (n, reattach) =>
@@ -160,6 +159,11 @@ function openDevice(device: Device): UsbHandle {
       open = false;
     },
   };
+}
+
+/** libusb_set_interface_alt_setting on a claimed interface (node-usb keeps the chosen setting's endpoints after it). */
+function selectAlternate(device: Device, n: number, alternate: number): Promise<void> {
+  return new Promise((resolve, reject) => device.interface(n).setAltSetting(alternate, (err) => (err ? reject(usbError(err)) : resolve())));
 }
 
 function wrap<T>(fn: () => T): T {
