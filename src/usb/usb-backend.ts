@@ -1,4 +1,5 @@
 // The thin seam between printer code and libusb: what a USB device looks like and what can be done with it.
+import type { HotplugMode } from './hotplug-mode';
 
 /** One endpoint of an interface. */
 export interface UsbEndpointInfo {
@@ -111,6 +112,9 @@ export class UsbError extends Error {
 
 /** Enumeration, opening and hotplug. */
 export interface UsbBackend {
+  /** How hotplug reaches this backend (hotplug-mode.ts), and the start-up line saying so; absent for a bus without the distinction (the fake). */
+  readonly hotplug?: HotplugMode;
+  readonly hotplugText?: string;
   list(): Promise<UsbDeviceInfo[]>;
   open(device: UsbDeviceInfo): Promise<UsbHandle>;
   /** Calls back on attach/detach; returns a function that stops watching. */
