@@ -75,8 +75,8 @@ export interface RunningDaemon {
 
 /** Hardware and heavy parts the daemon talks to, swappable by the caller (libusb on the device, a fake USB bus in tests). */
 export interface DaemonHardware {
-  /** Opens the USB bus; may throw when libusb cannot load (the daemon then runs without USB and says so). */
-  usb: () => UsbBackend;
+  /** Opens the USB bus, logging to `logger`; may throw when libusb cannot load (the daemon then runs without USB and says so). */
+  usb: (logger: Logger) => UsbBackend;
   /** Wraps the renderer (the worker pool) the daemon builds; a caller may observe or count renders. Default: as built. */
   render?: (render: Render) => Render;
 }
@@ -310,15 +310,20 @@ async function listenIpp(server: HttpServer, host: string, port: number, warning
   }
 }
 
+/** The USB bus, or null when libusb cannot load (said in the log and GET /status); hotplug without udevd is a warning in GET /status too. */
 function openUsb(hardware: DaemonHardware, warnings: string[], logger: Logger): UsbBackend | null {
+  let usb: UsbBackend;
   try {
-    return hardware.usb();
+    usb = hardware.usb(logger);
   } catch (err) {
-    const line = `USB unavailable: ${(err as Error).message}`;
+    const line = `USB unavailable, USB printers are off: ${(err as Error).message}`;
     warnings.push(line);
     logger.warn(line);
     return null;
   }
+  // the backend logged its hotplug mode as it opened
+  if (usb.hotplug === 'sysfs' && usb.hotplugText) warnings.push(usb.hotplugText);
+  return usb;
 }
 
 /** First scan (in the background: start-up does not wait for mDNS), then watching; failures become warnings in GET /status. */

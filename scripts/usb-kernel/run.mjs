@@ -2,7 +2,8 @@
 // function, usblp): boots the installed Debian kernel with a cached initramfs, shares the host's root read-only over
 // 9p, and streams the tests' TAP output back from the serial console; exits with their status.
 // Usage: node scripts/usb-kernel/run.mjs [path filters...]
-// Env: USB_KERNEL_EXEC='<command>' runs that instead of the tests (to look around); USB_KERNEL_UDEVD=0 runs the guest without udevd; USB_KERNEL_SMP (2), USB_KERNEL_MEM_MB (1024), USB_KERNEL_LIMIT_S (900).
+// Boots twice: with udevd for every file, then without udevd for the *hotplug* files (both modes of src/usb/hotplug-mode.ts).
+// Env: USB_KERNEL_EXEC='<command>' runs that instead of the tests (to look around); USB_KERNEL_UDEVD=0 (or 1) boots once, without (with) udevd; USB_KERNEL_SMP (2), USB_KERNEL_MEM_MB (1024), USB_KERNEL_LIMIT_S (900).
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -33,10 +34,35 @@ function main() {
   const started = Date.now();
   const ramfs = initramfs(kernel, join(import.meta.dirname, 'init.sh'), CACHE);
   console.log(`# usb-kernel: kernel ${kernel.version}, initramfs ${ramfs.built ? 'built' : 'cached'} in ${Date.now() - started} ms (${ramfs.modules.map((m) => m.name).join(' ')})`);
-
   mkdirSync(CACHE, { recursive: true });
-  const runScript = join(CACHE, `run-${process.pid}.sh`);
-  writeFileSync(runScript, guestScript(files));
+  void runPasses(passes(files), kernel, ramfs).then((code) => process.exit(code));
+}
+
+/**
+ * The guest boots once per pass: with udevd for every file, then without udevd for the hotplug files, which prove
+ * both modes (src/usb/hotplug-mode.ts). USB_KERNEL_UDEVD=0 or =1 runs one pass in that mode only.
+ */
+function passes(files) {
+  const set = process.env.USB_KERNEL_UDEVD;
+  if (set !== undefined) return [{ udevd: set !== '0', files }];
+  const hotplug = files.filter((f) => f.includes('hotplug'));
+  return [{ udevd: true, files }, ...(hotplug.length > 0 ? [{ udevd: false, files: hotplug }] : [])];
+}
+
+async function runPasses(list, kernel, ramfs) {
+  let worst = 0;
+  for (const pass of list) {
+    console.log(`# usb-kernel: boot ${pass.udevd ? 'with' : 'without'} udevd: ${pass.files.join(' ')}`);
+    const code = await boot(pass, kernel, ramfs);
+    if (code !== 0) worst = code;
+  }
+  return worst;
+}
+
+/** Boots the guest once to run `pass.files`; resolves with their exit status (1 when the guest ends without one). */
+function boot(pass, kernel, ramfs) {
+  const runScript = join(CACHE, `run-${process.pid}-${pass.udevd ? 'udevd' : 'no-udevd'}.sh`);
+  writeFileSync(runScript, guestScript(pass.files, pass.udevd));
   const smp = process.env.USB_KERNEL_SMP ?? '2';
   const args = [
     '-nographic', '-no-reboot',
@@ -70,17 +96,18 @@ function main() {
       console.log(`# usb-kernel: ${marker[1]} ${marker[2]}`);
     }
   });
-  qemu.on('exit', (status, signal) => {
-    clearTimeout(limit);
-    rmSync(runScript, { force: true });
-    if (code === null) console.error(`# usb-kernel: the guest ended without reporting (qemu ${signal ?? status})`);
-    process.exit(code ?? 1);
+  return new Promise((resolve) => {
+    qemu.on('exit', (status, signal) => {
+      clearTimeout(limit);
+      rmSync(runScript, { force: true });
+      if (code === null) console.error(`# usb-kernel: the guest ended without reporting (qemu ${signal ?? status})`);
+      resolve(code ?? 1);
+    });
   });
 }
 
 /** The script the guest runs chrooted in the host's root: udevd (unless told not), then node:test on `files`. */
-function guestScript(files) {
-  const udevd = process.env.USB_KERNEL_UDEVD !== '0';
+function guestScript(files, udevd) {
   return [
     'export HOME=/tmp PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
     // udevadm refuses to act in a chroot unless told

@@ -1,5 +1,9 @@
 // The UsbBackend over libusb (`usb@2.18.0`, legacy API): kept thin enough to read whole.
 import type { Device, InEndpoint, OutEndpoint } from 'usb';
+import type { Logger } from '../log';
+import { hotplugMode, hotplugModeText, type HotplugMode } from './hotplug-mode';
+import { sysfsHolds, sysfsStrings } from './sysfs-usb';
+import { watchSysfsUsb, type SysfsDevice } from './sysfs-usb-watch';
 import { UsbError, type UsbBackend, type UsbDeviceInfo, type UsbErrorName, type UsbHandle } from './usb-backend';
 
 const TRANSFER_TYPES = ['control', 'isochronous', 'bulk', 'interrupt'] as const;
@@ -12,24 +16,71 @@ let loaded: UsbModule | null = null;
  */
 const openCount = new Map<Device, number>();
 
-/** The real USB bus; loads the libusb addon on first use and throws when it cannot. */
-export function libusbBackend(): UsbBackend {
+/** How often sysfs is listed for hotplug when udevd is not running (ms). */
+const SYSFS_POLL_MS = 1000;
+
+/**
+ * The real USB bus; loads the libusb addon on first use and throws when it cannot (the prebuilt usb.node needs
+ * libudev.so.1). Hotplug comes from udevd, or without it from sysfs (hotplug-mode.ts); `logger` hears which, at once, and of attaches libusb cannot see.
+ */
+export function libusbBackend(logger?: Logger): UsbBackend {
   // loaded here rather than at import, so a device without working libusb still serves everything else
-  const { getDeviceList, usb } = (loaded ??= require('usb') as UsbModule);
+  loaded ??= loadAddon();
+  const mode = hotplugMode();
+  if (mode === 'udev') logger?.info(hotplugModeText(mode));
+  else logger?.warn(hotplugModeText(mode));
   return {
-    list: async () => Promise.all(getDeviceList().map(describe)),
+    hotplug: mode,
+    hotplugText: hotplugModeText(mode),
+    list: async () => Promise.all(current(mode).map(describe)),
     open: async (info) => openDevice(findDevice(info)),
-    watch(onAttach, onDetach) {
-      const attach = (device: Device) => void describe(device).then(onAttach, () => undefined);
-      const detach = (device: Device) => onDetach({ busNumber: device.busNumber, deviceAddress: device.deviceAddress, portNumbers: device.portNumbers ?? [] });
-      usb.on('attach', attach);
-      usb.on('detach', detach);
-      return () => {
-        usb.off('attach', attach);
-        usb.off('detach', detach);
-      };
-    },
+    watch: (onAttach, onDetach) => (mode === 'udev' ? watchUdev(onAttach, onDetach) : watchSysfs(onAttach, onDetach, logger)),
   };
+}
+
+/** Loads node-usb; an addon that cannot load for want of libudev says so in words (the image needs eudev: README, The image). */
+function loadAddon(): UsbModule {
+  try {
+    return require('usb') as UsbModule;
+  } catch (err) {
+    const text = (err as Error).message;
+    if (/libudev\.so/.test(text)) throw new Error(`the libusb addon (usb.node) needs libudev.so.1, which this system lacks (install eudev): ${text}`);
+    throw err;
+  }
+}
+
+/** libusb's devices; without udevd its list keeps devices that left, so those sysfs no longer has are left out. */
+function current(mode: HotplugMode): Device[] {
+  const devices = loaded!.getDeviceList();
+  return mode === 'udev' ? devices : devices.filter((d) => sysfsHolds(d.busNumber, d.portNumbers ?? [], d.deviceAddress));
+}
+
+type Watch = UsbBackend['watch'];
+
+/** libusb's own hotplug events, which udevd's messages drive. */
+function watchUdev(...[onAttach, onDetach]: Parameters<Watch>): ReturnType<Watch> {
+  const { usb } = loaded!;
+  const attach = (device: Device) => void describe(device).then(onAttach, () => undefined);
+  const detach = (device: Device) => onDetach({ busNumber: device.busNumber, deviceAddress: device.deviceAddress, portNumbers: device.portNumbers ?? [] });
+  usb.on('attach', attach);
+  usb.on('detach', detach);
+  return () => {
+    usb.off('attach', attach);
+    usb.off('detach', detach);
+  };
+}
+
+/** Hotplug from sysfs listings: a detach as it is; an attach when libusb lists the device (it does not without udevd: said once per device). */
+function watchSysfs(onAttach: Parameters<Watch>[0], onDetach: Parameters<Watch>[1], logger: Logger | undefined): ReturnType<Watch> {
+  const added = (found: SysfsDevice) => {
+    const device = loaded!.getDeviceList().find((d) => d.busNumber === found.busNumber && d.deviceAddress === found.deviceAddress);
+    if (device) return void describe(device).then(onAttach, () => undefined);
+    logger?.warn(
+      `USB device attached at ${found.busNumber}-${found.portNumbers.join('.')} is not visible to libusb: udevd is not running; start udevd (eudev) or restart printproxyd to use it`,
+    );
+  };
+  const watch = watchSysfsUsb({ intervalMs: SYSFS_POLL_MS, onAdd: added, onRemove: onDetach });
+  return () => watch.stop();
 }
 
 function findDevice(info: UsbDeviceInfo): Device {
@@ -46,7 +97,7 @@ async function describe(device: Device): Promise<UsbDeviceInfo> {
   } catch {
     config = undefined;
   }
-  const strings = await readStrings(device, [d.iSerialNumber, d.iManufacturer, d.iProduct]);
+  const strings = await deviceStrings(device);
   return {
     busNumber: device.busNumber,
     deviceAddress: device.deviceAddress,
@@ -58,23 +109,38 @@ async function describe(device: Device): Promise<UsbDeviceInfo> {
     manufacturer: strings[1],
     product: strings[2],
     configurationValue: config?.bConfigurationValue ?? 1,
-    interfaces: (config?.interfaces ?? []).map((alts) => {
-      const i = alts[0];
-      return {
-        number: i.bInterfaceNumber,
-        alternate: i.bAlternateSetting,
-        interfaceClass: i.bInterfaceClass,
-        interfaceSubclass: i.bInterfaceSubClass,
-        interfaceProtocol: i.bInterfaceProtocol,
-        endpoints: i.endpoints.map((e) => ({
-          address: e.bEndpointAddress,
-          direction: e.bEndpointAddress & 0x80 ? ('in' as const) : ('out' as const),
-          transferType: TRANSFER_TYPES[e.bmAttributes & 0x3],
-          maxPacketSize: e.wMaxPacketSize,
-        })),
-      };
-    }),
+    // every alternate setting of every interface: the printer one need not be the first (usb-identify chooses)
+    interfaces: (config?.interfaces ?? []).flat().map((i) => ({
+      number: i.bInterfaceNumber,
+      alternate: i.bAlternateSetting,
+      interfaceClass: i.bInterfaceClass,
+      interfaceSubclass: i.bInterfaceSubClass,
+      interfaceProtocol: i.bInterfaceProtocol,
+      endpoints: i.endpoints.map((e) => ({
+        address: e.bEndpointAddress,
+        direction: e.bEndpointAddress & 0x80 ? ('in' as const) : ('out' as const),
+        transferType: TRANSFER_TYPES[e.bmAttributes & 0x3],
+        maxPacketSize: e.wMaxPacketSize,
+      })),
+    })),
   };
+}
+
+/**
+ * Serial, manufacturer and product: from sysfs where the kernel has them (so a printer another process or usblp holds
+ * keeps its serial and its `usb_sn_` path), else from the device's string descriptors, opening it.
+ */
+async function deviceStrings(device: Device): Promise<[string, string, string]> {
+  const d = device.deviceDescriptor;
+  const sysfs = sysfsStrings(device.busNumber, device.portNumbers ?? [], device.deviceAddress);
+  const wanted = [
+    [d.iSerialNumber, sysfs.serialNumber],
+    [d.iManufacturer, sysfs.manufacturer],
+    [d.iProduct, sysfs.product],
+  ] as const;
+  const missing = wanted.map(([index, known]) => (known === undefined ? index : 0));
+  const read = missing.some(Boolean) ? await readStrings(device, missing) : ['', '', ''];
+  return wanted.map(([, known], n) => known ?? read[n] ?? '') as [string, string, string];
 }
 
 /** Reads string descriptors; a device we may not open yields empty strings. */
@@ -122,11 +188,12 @@ function openDevice(device: Device): UsbHandle {
         device.timeout = timeoutMs;
         device.controlTransfer(type, request, value, index, length, (err, data) => (err ? reject(usbError(err)) : resolve(Buffer.from((data as Buffer | undefined) ?? []))));
       }),
-    claim: async (n) => {
+    claim: async (n, alternate = 0) => {
       const iface = device.interface(n);
       const bound = wrap(() => iface.isKernelDriverActive());
       if (bound) wrap(() => iface.detachKernelDriver());
       wrap(() => iface.claim());
+      if (alternate !== 0) await selectAlternate(device, n, alternate);
       return bound;
     },
     release: (n, reattach) =>
@@ -160,6 +227,11 @@ function openDevice(device: Device): UsbHandle {
       open = false;
     },
   };
+}
+
+/** libusb_set_interface_alt_setting on a claimed interface (node-usb keeps the chosen setting's endpoints after it). */
+function selectAlternate(device: Device, n: number, alternate: number): Promise<void> {
+  return new Promise((resolve, reject) => device.interface(n).setAltSetting(alternate, (err) => (err ? reject(usbError(err)) : resolve())));
 }
 
 function wrap<T>(fn: () => T): T {

@@ -1,4 +1,5 @@
 // The thin seam between printer code and libusb: what a USB device looks like and what can be done with it.
+import type { HotplugMode } from './hotplug-mode';
 
 /** One endpoint of an interface. */
 export interface UsbEndpointInfo {
@@ -8,7 +9,7 @@ export interface UsbEndpointInfo {
   maxPacketSize: number;
 }
 
-/** One interface (first alternate setting) of the active configuration. */
+/** One alternate setting of one interface of the active configuration (a device lists every alternate setting of every interface). */
 export interface UsbInterfaceInfo {
   number: number;
   alternate: number;
@@ -31,6 +32,7 @@ export interface UsbDeviceInfo {
   manufacturer: string;
   product: string;
   configurationValue: number;
+  /** Every alternate setting of every interface, in descriptor order (interface-select.ts picks the printer one). */
   interfaces: UsbInterfaceInfo[];
 }
 
@@ -38,8 +40,8 @@ export interface UsbDeviceInfo {
 export interface UsbHandle {
   /** A class/vendor control transfer from the device (IN), `length` bytes at most. */
   controlIn(requestType: number, request: number, value: number, index: number, length: number, timeoutMs: number): Promise<Buffer>;
-  /** Claims an interface, detaching a bound kernel driver (usblp) first; resolves whether one was detached. */
-  claim(interfaceNumber: number): Promise<boolean>;
+  /** Claims an interface, detaching a bound kernel driver (usblp) first, and selects `alternate` when it is not 0; resolves whether a driver was detached. */
+  claim(interfaceNumber: number, alternate?: number): Promise<boolean>;
   /** Releases an interface; re-attaches the kernel driver when `reattach`. */
   release(interfaceNumber: number, reattach: boolean): Promise<void>;
   /** One bulk OUT transfer (may be empty: a zero-length packet). */
@@ -110,6 +112,9 @@ export class UsbError extends Error {
 
 /** Enumeration, opening and hotplug. */
 export interface UsbBackend {
+  /** How hotplug reaches this backend (hotplug-mode.ts), and the start-up line saying so; absent for a bus without the distinction (the fake). */
+  readonly hotplug?: HotplugMode;
+  readonly hotplugText?: string;
   list(): Promise<UsbDeviceInfo[]>;
   open(device: UsbDeviceInfo): Promise<UsbHandle>;
   /** Calls back on attach/detach; returns a function that stops watching. */

@@ -37,7 +37,7 @@ export class InterfaceClaims {
       await this.releasing.get(key);
       const handle = await this.backend.open(device);
       try {
-        return { handle, detached: await handle.claim(iface.number) };
+        return { handle, detached: await handle.claim(iface.number, iface.alternate) };
       } catch (err) {
         handle.close();
         throw err;
@@ -53,7 +53,7 @@ export class InterfaceClaims {
     const done: Promise<void> = claim.ready
       .then(
         async ({ handle, detached }) => {
-          await handle.release(iface.number, reattachesKernelDriver(device.vendorId, detached)).catch(() => undefined);
+          await handle.release(iface.number, reattachesKernelDriver(device.vendorId, detached, device.productId)).catch(() => undefined);
           handle.close();
         },
         () => undefined,

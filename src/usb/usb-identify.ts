@@ -5,20 +5,9 @@ import { getDeviceId } from './printer-class';
 import { portKey, type UsbDeviceInfo, type UsbInterfaceInfo } from './usb-backend';
 import type { InterfaceClaims } from './usb-claim';
 
-/** Receipt printers that present a vendor-specific interface instead of class 7 (vendor id → name). */
-export const RECEIPT_VENDORS: Record<number, string> = { 0x04b8: 'Epson', 0x0519: 'Star Micronics', 0x1d90: 'Citizen', 0x1504: 'Bixolon', 0x0fe6: 'POS' };
+export { printerInterface } from './interface-select';
 
 const PRINTER_CLASS = 7;
-const VENDOR_CLASS = 0xff;
-
-/** The interface to print through: class 7 first, else a fingerprinted vendor-class one with a bulk OUT endpoint. */
-export function printerInterface(device: UsbDeviceInfo): UsbInterfaceInfo | null {
-  const withOut = (i: UsbInterfaceInfo) => i.endpoints.some((e) => e.direction === 'out' && e.transferType === 'bulk');
-  const printer = device.interfaces.find((i) => i.interfaceClass === PRINTER_CLASS && withOut(i));
-  if (printer) return printer;
-  if (!(device.vendorId in RECEIPT_VENDORS)) return null;
-  return device.interfaces.find((i) => i.interfaceClass === VENDOR_CLASS && withOut(i)) ?? null;
-}
 
 /** Path `usb_sn_<serial>`; without a usable serial, a synthetic id from vendor, product and the physical port. */
 export function usbPath(device: UsbDeviceInfo, serialIsUnique: boolean): string {
@@ -28,16 +17,21 @@ export function usbPath(device: UsbDeviceInfo, serialIsUnique: boolean): string 
   return `usb_sn_${hex(device.vendorId)}-${hex(device.productId)}-port-${portKey(device).replace(/\./g, '-')}`;
 }
 
-/** Reads the 1284 ID (an unreadable or garbled one reads as empty) and describes the printer. */
-export async function identify(claims: InterfaceClaims, device: UsbDeviceInfo, iface: UsbInterfaceInfo, path: string, timeoutMs: number): Promise<DiscoveredPrinter> {
+/**
+ * Reads the 1284 ID (an unreadable or garbled one reads as empty) and describes the printer; null for one whose command
+ * set names only page-printer languages (PCL, PostScript, raster: ieee1284.ts contentOf), which is not offered.
+ */
+export async function identify(claims: InterfaceClaims, device: UsbDeviceInfo, iface: UsbInterfaceInfo, path: string, timeoutMs: number): Promise<DiscoveredPrinter | null> {
   const id = await readDeviceId(claims, device, iface, timeoutMs);
-  const receipt = iface.interfaceClass !== PRINTER_CLASS;
-  const fallbackModel = [device.manufacturer || RECEIPT_VENDORS[device.vendorId] || '', device.product].filter(Boolean).join(' ') || 'USB printer';
+  const vendorClass = iface.interfaceClass !== PRINTER_CLASS;
+  const content = vendorClass && !id.CMD ? 'raw' : contentOf(id);
+  if (content === null) return null;
+  const fallbackModel = [device.manufacturer, device.product].filter(Boolean).join(' ') || 'USB printer';
   return {
     path,
     connection: { type: 'usb', ...(device.serialNumber ? { serialNumber: device.serialNumber } : {}) },
     model: modelOf(id, fallbackModel),
-    content: receipt && !id.CMD ? 'raw' : contentOf(id),
+    content,
     locator: {
       bus: device.busNumber,
       ports: device.portNumbers.join('.'),

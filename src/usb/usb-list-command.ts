@@ -1,4 +1,5 @@
 // `printproxyd usb-list`: what libusb sees — ids, classes, the 1284 device ID and the path each printer would get.
+import { contentOf, parseDeviceId } from './ieee1284';
 import { duplicateSerials, printerInterface, readDeviceIdText, usbPath } from './usb-identify';
 import type { UsbBackend, UsbDeviceInfo } from './usb-backend';
 import { InterfaceClaims } from './usb-claim';
@@ -30,9 +31,11 @@ async function row(claims: InterfaceClaims, device: UsbDeviceInfo, dupes: Set<st
     manufacturer: device.manufacturer,
     product: device.product,
     serialNumber: device.serialNumber,
-    classes: device.interfaces.map((i) => i.interfaceClass),
+    classes: [...new Set(device.interfaces.map((i) => i.interfaceClass))],
     printerInterface: iface?.number ?? null,
+    alternate: iface?.alternate ?? null,
     deviceId,
+    content: iface ? contentOf(parseDeviceId(deviceId ?? '')) : null,
     path: iface ? usbPath(device, !dupes.has(device.serialNumber)) : null,
   };
 }

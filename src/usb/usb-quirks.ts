@@ -1,18 +1,36 @@
-// The CUPS USB quirks honoured here, by vendor: unidirectional printers, and printers usblp must not go back onto.
+// The CUPS USB quirks (cups-usb-quirks.ts) this daemon acts on, by device. Acted on: `unidir` (never read the bulk IN
+// endpoint), `no-reattach` (leave usblp off after use), `blacklist` (not offered as a printer), `vendor-class` (a
+// vendor-specific interface is the printer interface). Ignored, on purpose: `soft-reset` (CUPS resets the device after
+// a job; a reset re-enumerates it and would cost us the claim and the path's address), `delay-close` (CUPS waits before
+// closing; we keep the interface claimed while the printer is plugged in, so there is no close after each job),
+// `usb-init` (no entry uses it) and `whitelist` (the default).
+import { CUPS_USB_QUIRKS, type CupsQuirk } from './cups-usb-quirks';
 import type { UsbEndpointInfo, UsbInterfaceInfo } from './usb-backend';
 
-/** CUPS `unidir`: Zebra and Star report a bulk IN endpoint but must never be read from. */
-const UNIDIRECTIONAL_VENDORS = new Set([0x0a5f, 0x0519]);
-/** CUPS `no-reattach`: Zebra misbehaves when usblp is re-attached after a job. */
-const NO_REATTACH_VENDORS = new Set([0x0a5f]);
+/** The CUPS quirks of a device: its vendor-and-product line, else its vendor-wide line, else none (CUPS find_quirks). */
+export function quirksOf(vendorId: number, productId: number): ReadonlySet<CupsQuirk> {
+  const exact = CUPS_USB_QUIRKS.find(([v, p]) => v === vendorId && p === productId);
+  const vendor = exact ?? CUPS_USB_QUIRKS.find(([v, p]) => v === vendorId && p === null);
+  return new Set(vendor?.[2] ?? []);
+}
 
 /** The bulk IN endpoint the backend may read, or null when there is none or the printer is unidirectional (CUPS read_endp = -1). */
-export function readEndpoint(vendorId: number, iface: UsbInterfaceInfo): UsbEndpointInfo | null {
-  if (UNIDIRECTIONAL_VENDORS.has(vendorId)) return null;
+export function readEndpoint(vendorId: number, iface: UsbInterfaceInfo, productId = -1): UsbEndpointInfo | null {
+  if (quirksOf(vendorId, productId).has('unidir')) return null;
   return iface.endpoints.find((e) => e.direction === 'in' && e.transferType === 'bulk') ?? null;
 }
 
-/** Whether to re-attach the kernel driver on release: only when we detached it, and never on a Zebra. */
-export function reattachesKernelDriver(vendorId: number, detached: boolean): boolean {
-  return detached && !NO_REATTACH_VENDORS.has(vendorId);
+/** Whether to re-attach the kernel driver on release: only when we detached it, and never on a `no-reattach` printer (every Zebra). */
+export function reattachesKernelDriver(vendorId: number, detached: boolean, productId = -1): boolean {
+  return detached && !quirksOf(vendorId, productId).has('no-reattach');
+}
+
+/** Whether CUPS lists the device as not working with a USB backend (Canon SELPHY photo printers): never offered. */
+export function isBlacklisted(vendorId: number, productId: number): boolean {
+  return quirksOf(vendorId, productId).has('blacklist');
+}
+
+/** Whether the device's printer interface is vendor-specific (class 255) rather than class 7 (Epson TM-T88 04b8:0202). */
+export function usesVendorClass(vendorId: number, productId: number): boolean {
+  return quirksOf(vendorId, productId).has('vendor-class');
 }

@@ -27,3 +27,12 @@ test('libusb lists the gadget with its descriptors', () => {
   const alts = found.configDescriptor!.interfaces[0]!;
   assert.deepEqual([alts[0]!.bInterfaceClass, alts[0]!.bInterfaceSubClass, alts[0]!.bInterfaceProtocol], [7, 1, 2]);
 });
+
+test('every alternate setting is read, and the gadget’s one (class 7/1, protocol 2) is the printer interface chosen', async () => {
+  const { libusbBackend } = await import('../../src/usb/libusb-backend');
+  const { printerInterface } = await import('../../src/usb/interface-select');
+  const device = (await libusbBackend().list()).find((d) => d.vendorId === 0x0a5f && d.productId === 0x0166);
+  assert.ok(device, 'the gadget is on the bus');
+  assert.deepEqual(device.interfaces.map((i) => [i.number, i.alternate, i.interfaceClass, i.interfaceSubclass, i.interfaceProtocol]), [[0, 0, 7, 1, 2]]);
+  assert.deepEqual([printerInterface(device)?.number, printerInterface(device)?.alternate], [0, 0]);
+});

@@ -16,13 +16,31 @@ test('big-endian and little-endian lengths give the same ID; values are trimmed;
   }
 });
 
-test('command sets map to contents', () => {
-  assert.equal(contentOf(parseDeviceId('MFG:EPSON;CMD:ESCPOS;MDL:TM-T20;')), 'raw');
-  assert.equal(contentOf(parseDeviceId('MFG:Star;CMD:STAR;')), 'raw');
-  assert.equal(contentOf(parseDeviceId('MFG:HP;CMD:PCL,PJL,PDF,URF;')), 'pdf');
+test('command sets map to contents: ZPL labels, ESC/POS and Star receipts, PDF passed through', () => {
   assert.equal(contentOf(parseDeviceId('MFG:Zebra;CMD:EPL,ZPL2;')), 'zpl');
-  assert.equal(contentOf(parseDeviceId('MFG:Acme;CMD:PCL;')), 'raw');
-  assert.equal(contentOf({}), 'raw');
+  assert.equal(contentOf(parseDeviceId('MFG:Zebra Technologies;COMMAND SET:ZPL;MDL:ZD421;')), 'zpl');
+  assert.equal(contentOf(parseDeviceId('MFG:EPSON;CMD:ESCPOS;MDL:TM-T20;')), 'raw');
+  assert.equal(contentOf(parseDeviceId('MFG:EPSON;CMD:ESC/POS;MDL:TM-T88V;')), 'raw');
+  assert.equal(contentOf(parseDeviceId('MFG:Star;CMD:STAR;')), 'raw');
+  assert.equal(contentOf(parseDeviceId('MFG:Star;CMD:STARPRNT;')), 'raw');
+  assert.equal(contentOf(parseDeviceId('MFG:HP;CMD:PCL,PJL,PDF,URF;')), 'pdf', 'a laser that takes PDF gets it as it is');
+  assert.equal(contentOf({}), 'raw', 'no command set: a receipt printer, as cheap ones are');
+  assert.equal(contentOf(parseDeviceId('MFG:Acme;CMD:XYZ;')), 'raw');
+});
+
+test('lasers and inkjets without PDF are not receipt printers: not offered', () => {
+  for (const id of [
+    'MFG:HP;CMD:PCL,PJL,POSTSCRIPT;MDL:LaserJet 4050;',
+    'MFG:Brother;CMD:PJL,PCL,PCLXL;MDL:HL-L2350DW;',
+    'MFG:HP;CMD:PCL3GUI,PJL,URF;MDL:DeskJet 2700;',
+    'MFG:Canon;CMD:BJL,BJRaster3,BSCCe,IVEC,URF;MDL:G3010;',
+    'MFG:EPSON;CMD:ESCPL2,BDC,D4,D4PX,ESCPR7;MDL:ET-2750;',
+    'MFG:EPSON;CMD:ESC/P,BDC;MDL:LX-350;',
+    'MFG:Samsung;CMD:SPL,PCL5E,PCLXL;MDL:ML-2160;',
+  ]) {
+    assert.equal(contentOf(parseDeviceId(id)), null, id);
+  }
+  assert.equal(contentOf(parseDeviceId('MFG:EPSON;CMD:ESC/POS,PJL;')), 'raw', 'ESC/POS wins over a page language');
 });
 
 test('blank and garbage replies', () => {

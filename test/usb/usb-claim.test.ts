@@ -56,10 +56,11 @@ test('port status of a printer bound to usblp is read by detaching, claiming and
 test('discovery reads the 1284 ID of a vendor-class receipt printer whose interface a kernel driver holds', async () => {
   const bus = new FakeUsbBus();
   const claims = new InterfaceClaims(bus);
-  const star = bus.add({ vendorId: 0x0519, productId: 0x0003, serialNumber: 'ST1', interfaceClass: 0xff, kernelDriverBound: true, deviceIdReply: deviceIdReply('MFG:Star;CMD:STAR;MDL:TSP143IIIU;') });
+  // the TM-T88 (04b8:0202) is the printer CUPS's quirks name `vendor-class`
+  const tm = bus.add({ vendorId: 0x04b8, productId: 0x0202, serialNumber: 'TM1', interfaceClass: 0xff, kernelDriverBound: true, deviceIdReply: deviceIdReply('MFG:EPSON;CMD:ESC/POS;MDL:TM-T88V;') });
   const [printer] = await new UsbDiscovery({ claims, timeoutMs: 100, logger: silentLogger }).scan();
-  assert.equal(printer.model, 'Star TSP143IIIU');
-  assert.deepEqual([star.kernelDetaches, star.kernelReattaches, star.kernelDriverBound], [1, 1, true]);
+  assert.equal(printer!.model, 'EPSON TM-T88V');
+  assert.deepEqual([tm.kernelDetaches, tm.kernelReattaches, tm.kernelDriverBound], [1, 1, true]);
 });
 
 test('a status probe during a job reads through the job’s claim: the status is live and the job arrives whole', async () => {

@@ -8,7 +8,7 @@ import { FakeUsbBus, type FakeDeviceSpec } from '../fixtures/fake-usb';
 import { InterfaceClaims } from '../../src/usb/usb-claim';
 import { until } from '../helpers/until';
 
-const CLONE: FakeDeviceSpec = { vendorId: 0x0fe6, productId: 0x811e, serialNumber: '1234567890', interfaceClass: 0xff };
+const CLONE: FakeDeviceSpec = { vendorId: 0x0fe6, productId: 0x811e, serialNumber: '1234567890' };
 
 async function watching(bus: FakeUsbBus): Promise<{ discovery: UsbDiscovery; events: DiscoveryEvent[]; eventsReach: (count: number) => Promise<void> }> {
   const discovery = new UsbDiscovery({ claims: new InterfaceClaims(bus), timeoutMs: 100, logger: silentLogger });

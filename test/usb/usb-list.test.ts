@@ -26,8 +26,8 @@ test('on a fake bus it shows ids, classes, the 1284 id and the path', async () =
 
 test('two printers reporting the same serial get port-based paths, never a shared one', async () => {
   const bus = new FakeUsbBus();
-  bus.add({ vendorId: 0x0fe6, productId: 0x811e, serialNumber: '1234567890', ports: [1], interfaceClass: 0xff });
-  bus.add({ vendorId: 0x0fe6, productId: 0x811e, serialNumber: '1234567890', ports: [2], interfaceClass: 0xff });
+  bus.add({ vendorId: 0x0fe6, productId: 0x811e, serialNumber: '1234567890', ports: [1] });
+  bus.add({ vendorId: 0x0fe6, productId: 0x811e, serialNumber: '1234567890', ports: [2] });
   let out = '';
   await runUsbListCommand(bus, (t) => (out += t), () => undefined);
   const paths = JSON.parse(out).map((r: any) => r.path);

@@ -13,7 +13,7 @@ export interface UsbDiscoveryOptions {
   logger: Logger;
 }
 
-/** Finds printer-class (and fingerprinted receipt) devices; reports attach and detach at once. */
+/** Finds printer-class devices (and the vendor-class ones CUPS's quirks name); reports attach and detach at once. */
 export class UsbDiscovery implements DiscoverySource {
   readonly name = 'usb';
   /** Path and serial of each attached printer by bus address: a detach (which has no descriptors) is named from it, and a printer keeps its path while attached. */
@@ -66,7 +66,10 @@ export class UsbDiscovery implements DiscoverySource {
   private async describe(device: UsbDeviceInfo, twins: Set<string>): Promise<DiscoveredPrinter | null> {
     const iface = printerInterface(device);
     if (!iface) return null;
-    return identify(this.options.claims, device, iface, this.pathOf(device, twins), this.options.timeoutMs);
+    const printer = await identify(this.options.claims, device, iface, this.pathOf(device, twins), this.options.timeoutMs);
+    // a page printer (PCL, PostScript) is not offered: it holds no path
+    if (!printer) this.attached.delete(addressKey(device));
+    return printer;
   }
 
   /**

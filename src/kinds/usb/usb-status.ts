@@ -3,6 +3,7 @@ import type { LiveStatus } from '../../schemas/printer';
 import type { UsbLocator } from './usb-transport';
 import { getPortStatus, portStatusToLive } from '../../usb/printer-class';
 import { portKey } from '../../usb/usb-backend';
+import { interfaceFor } from '../../usb/interface-select';
 import type { InterfaceClaims } from '../../usb/usb-claim';
 
 /** Port status of the printer at `locator`, asked with its interface claimed (through a running job's claim): offline when not attached, unknown when it does not answer. */
@@ -10,7 +11,7 @@ export async function usbPortStatus(claims: InterfaceClaims, locator: UsbLocator
   const devices = await claims.backend.list();
   const device = devices.find((d) => portKey(d) === `${locator.bus}-${locator.ports || '0'}` && d.vendorId === locator.vendorId && d.productId === locator.productId);
   if (!device) return { status: 'offline', statusReasons: [] };
-  const iface = device.interfaces.find((i) => i.number === locator.interface);
+  const iface = interfaceFor(device, locator.interface);
   if (!iface) return { status: 'offline', statusReasons: [] };
   try {
     return portStatusToLive(await claims.use(device, iface, (handle) => getPortStatus(handle, iface.number, timeoutMs)));

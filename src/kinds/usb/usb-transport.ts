@@ -3,6 +3,7 @@ import { DeviceError } from '../../errors';
 import { portKey, UsbError, usbFailure, type UsbDeviceInfo, type UsbHandle, type UsbInterfaceInfo } from '../../usb/usb-backend';
 import type { InterfaceClaims } from '../../usb/usb-claim';
 import { readEndpoint } from '../../usb/usb-quirks';
+import { interfaceFor } from '../../usb/interface-select';
 import { pieces } from '../../transports/pieces';
 import type { SendResult, Transport } from '../../transports/transport';
 
@@ -61,7 +62,7 @@ export class UsbTransport implements Transport {
   /** Writes a status command and reads bulk IN until `complete`; null for silence or a printer that may not be read (no IN endpoint, unidirectional quirk). */
   async query(command: Uint8Array, complete: (reply: Buffer) => boolean, timeoutMs: number): Promise<Buffer | null> {
     const { device, iface } = await this.locate();
-    const input = readEndpoint(device.vendorId, iface);
+    const input = readEndpoint(device.vendorId, iface, device.productId);
     if (!input) return null;
     return this.withInterface(device, iface, async (handle) => {
       const out = iface.endpoints.find((e) => e.direction === 'out' && e.transferType === 'bulk')!;
@@ -94,7 +95,7 @@ export class UsbTransport implements Transport {
     const devices = await this.options.claims.backend.list().catch((err: unknown) => Promise.reject(this.error(err, 0, 0)));
     const device = devices.find((d) => portKey(d) === `${bus}-${ports || '0'}` && d.vendorId === vendorId && d.productId === productId);
     if (!device) throw new DeviceError('DEVICE_GONE', `${this.describe}: the printer is not connected (unplugged or powered off)`);
-    const iface = device.interfaces.find((i) => i.number === this.options.locator.interface);
+    const iface = interfaceFor(device, this.options.locator.interface);
     if (!iface) throw new DeviceError('DEVICE_GONE', `${this.describe}: interface ${this.options.locator.interface} is gone`);
     return { device, iface };
   }
