@@ -16,6 +16,8 @@ const CLIENTS = 4;
 const PACE_MS = 1000;
 const RSS_EVERY_MS = 5000;
 const DRAIN_LIMIT_MS = 180_000;
+/** glibc malloc settings as the init script exports them (each may be overridden from this process's environment). */
+const MALLOC_ENV = { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2', MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? '131072' };
 const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
 
 interface Answer {
@@ -224,8 +226,8 @@ async function main(): Promise<void> {
   const emulators = Array.from({ length: PRINTERS }, () => new ZplPrinterEmulator());
   const ports = await Promise.all(emulators.map((e) => e.start()));
   const bundle = existsSync('dist/printproxyd.cjs');
-  // MALLOC_ARENA_MAX as the device's init script sets it (buildroot-overlay/etc/init.d/S95printproxyd)
-  const d = await startDaemon({ env: { PRINTPROXY_TCP_QUERY_TIMEOUT_MS: '500', MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' }, ...(bundle ? { entry: 'dist/printproxyd.cjs' } : {}) });
+  // the malloc settings of the device's init script (buildroot-overlay/etc/init.d/S95printproxyd)
+  const d = await startDaemon({ env: { PRINTPROXY_TCP_QUERY_TIMEOUT_MS: '500', ...MALLOC_ENV }, ...(bundle ? { entry: 'dist/printproxyd.cjs' } : {}) });
   const paths: string[] = [];
   for (const [i, port] of ports.entries()) {
     const res = await call(d, 'POST', '/printers', { connection: { type: 'network', host: '127.0.0.1', port, protocol: 'tcp' }, content: 'zpl', tags: i < 2 ? ['pair'] : [] });
@@ -241,6 +243,8 @@ async function main(): Promise<void> {
   const kinds: { early?: Map<string, number>; late?: Map<string, number> } = {};
   const sampler = setInterval(() => {
     const at = Date.now() - started;
+    // only while the traffic runs: the last operations and the weather's last paper-out may outlast the clock
+    if (at > DURATION_MS) return;
     samples.push({ at, ...rssMiB(d.proc.pid!) });
     if (!kinds.early && at >= 2 * windowMs) kinds.early = residentByKind(d.proc.pid!);
     if (at >= DURATION_MS - RSS_EVERY_MS * 1.5) kinds.late = residentByKind(d.proc.pid!);
@@ -279,7 +283,7 @@ async function main(): Promise<void> {
   await d.stop();
   await Promise.all(emulators.map((e) => e.stop()));
 
-  console.log(`soak: ${minutes} min, daemon from ${bundle ? 'the bundle dist/printproxyd.cjs' : 'src/ with tsx (run npm run build for the bundle)'}, ${PRINTERS} emulated ZPL printers, ${CLIENTS} clients pacing ${PACE_MS} ms, a printer paper-out for 5-10 s every 20 s, MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX ?? 2}`);
+  console.log(`soak: ${minutes} min, daemon from ${bundle ? 'the bundle dist/printproxyd.cjs' : 'src/ with tsx (run npm run build for the bundle)'}, ${PRINTERS} emulated ZPL printers, ${CLIENTS} clients pacing ${PACE_MS} ms, a printer paper-out for 5-10 s every 20 s, ${Object.entries(MALLOC_ENV).map(([k, v]) => `${k}=${v}`).join(' ')}`);
   console.log('| measure | value |');
   console.log('|---|---|');
   console.log(`| requests | ${counts.requests} (${[...counts.byStatus].sort(([a], [b]) => a - b).map(([s, c]) => `${s}: ${c}`).join(', ')}) |`);
