@@ -143,11 +143,34 @@ function openDevice(device: Device): UsbHandle {
           resolve();
         });
       }),
-    bulkOut: (n, address, data, timeoutMs) =>
+    bulkOut: (n, address, data, timeoutMs, signal) =>
       new Promise((resolve, reject) => {
         const endpoint = device.interface(n).endpoint(address) as OutEndpoint;
-        endpoint.timeout = timeoutMs;
-        endpoint.transfer(Buffer.from(data), (err) => (err ? reject(usbError(err)) : resolve()));
+        const cancel = () => {
+          try {
+            transfer.cancel();
+          } catch {
+            // already completed
+          }
+        };
+        // makeTransfer rather than transfer(): its callback has actual_length on failure too, and the transfer can be cancelled
+        const transfer = endpoint.makeTransfer(timeoutMs, (err, _buffer, actual) => {
+          signal?.removeEventListener('abort', cancel);
+          if (err) reject(usbError(err, actual));
+          else resolve();
+        });
+        try {
+          transfer.submit(Buffer.from(data));
+        } catch (err) {
+          reject(usbError(err));
+          return;
+        }
+        if (signal?.aborted) cancel();
+        else signal?.addEventListener('abort', cancel, { once: true });
+      }),
+    clearHalt: (n, address) =>
+      new Promise((resolve, reject) => {
+        device.interface(n).endpoint(address)!.clearHalt((err) => (err ? reject(usbError(err)) : resolve()));
       }),
     bulkIn: (n, address, length, timeoutMs) =>
       new Promise((resolve, reject) => {
@@ -170,9 +193,9 @@ function wrap<T>(fn: () => T): T {
   }
 }
 
-function usbError(err: unknown): UsbError {
+function usbError(err: unknown, actualLength = 0): UsbError {
   const text = err instanceof Error ? err.message : String(err);
   // node-usb's message is libusb_error_name(): LIBUSB_ERROR_* for calls, LIBUSB_TRANSFER_* for a transfer's status
   const name = /LIBUSB_(ERROR|TRANSFER)_[A-Z_]+/.exec(text)?.[0] as UsbErrorName | undefined;
-  return new UsbError(name ?? 'LIBUSB_ERROR_OTHER', text);
+  return new UsbError(name ?? 'LIBUSB_ERROR_OTHER', text, actualLength);
 }

@@ -1,8 +1,11 @@
 // The CUPS USB quirks honoured here, by vendor: unidirectional printers, and printers usblp must not go back onto.
 import type { UsbEndpointInfo, UsbInterfaceInfo } from './usb-backend';
 
-/** CUPS `unidir`: Zebra and Star report a bulk IN endpoint but must never be read from. */
-const UNIDIRECTIONAL_VENDORS = new Set([0x0a5f, 0x0519]);
+/**
+ * CUPS `unidir`: Star reports a bulk IN endpoint but must never be read from. CUPS lists Zebra too; here a Zebra is
+ * asked `~HS` with a short read time limit and counts as send-only when it does not answer (ask, and fall back).
+ */
+const UNIDIRECTIONAL_VENDORS = new Set([0x0519]);
 /** CUPS `no-reattach`: Zebra misbehaves when usblp is re-attached after a job. */
 const NO_REATTACH_VENDORS = new Set([0x0a5f]);
 
