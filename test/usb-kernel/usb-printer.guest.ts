@@ -20,6 +20,18 @@ after(async () => {
   await gadget?.stop();
 });
 
+/** File descriptors this process holds on usbfs device nodes (/dev/bus/usb/BBB/DDD). */
+function usbfsHandles(): number {
+  const { readdirSync, readlinkSync } = require('node:fs') as typeof import('node:fs');
+  return readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`).startsWith('/dev/bus/usb/');
+    } catch {
+      return false;
+    }
+  }).length;
+}
+
 async function listed(path: string): Promise<any> {
   const res = await d.api('GET', `/printers/${path}`);
   return res.status === 200 ? res.body.result.content : null;
@@ -89,7 +101,8 @@ test('unplugged in the middle of a job: the job fails with a disconnect error wi
   });
   assert.equal(failed.state, 'failed');
   assert.match(failed.error, /the printer was disconnected after \d+ of 262150 bytes$/, JSON.stringify(failed));
-  assert.equal(failed.errorCode, 'DEVICE_GONE');
+  assert.equal(failed.errorCode, 'NO_DEVICE');
+  await until('the handle of the unplugged printer is closed', () => usbfsHandles() === 0, 5_000);
 
   await gadget.set({ silent: false, silentAfterBytes: 0 });
   await gadget.plug();
