@@ -9,6 +9,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { libusbBackend } from '../../src/usb/libusb-backend';
 import { startInProcess, type InProcessDaemon } from '../helpers/in-process-daemon';
 import { tempDir } from '../helpers/temp-dir';
+import { startDaemon } from '../helpers/daemon-process';
 import { until, valueWithin } from '../helpers/until';
 import { GadgetPrinter, zebraSpec } from './gadget-client';
 
@@ -24,10 +25,18 @@ before(async () => {
   d = await startInProcess({ usb: libusbBackend }, dataDir, false, false, ENV);
   await valueWithin(`${PATH} is listed`, 30_000, () => listed(PATH));
 });
+let stopped = false;
 after(async () => {
-  await d?.stop();
+  await stopInProcess();
   await gadget?.stop();
 });
+
+/** Stops the in-process daemon once: a second one in this process would crash node at exit (uWS), so a restart runs daemons as processes. */
+async function stopInProcess(): Promise<void> {
+  if (stopped) return;
+  stopped = true;
+  await d?.stop();
+}
 
 async function listed(path: string): Promise<any> {
   const res = await d.api('GET', `/printers/${path}`);
@@ -132,22 +141,6 @@ test('an Epson-style gadget reports paper out, paper near end and cover open in 
   }
 });
 
-test('a spooled job for a paused gadget survives a daemon restart and prints once it resumes', async () => {
-  await gadget.set({ paused: true });
-  await gadget.clear();
-  const queued = await d.api('POST', `/print/${PATH}`, { body: { content: '^XA^FDrestart^FS^XZ', contentType: 'zpl', wait: false } });
-  assert.equal(queued.status, 201);
-  const id = queued.body.result.content.jobId;
-  assert.equal((await job(id)).state, 'queued');
-  await d.stop();
-  d = await startInProcess({ usb: libusbBackend }, dataDir, false, false, ENV);
-  const recovered = await job(id);
-  assert.equal(recovered.state, 'queued', JSON.stringify(recovered));
-  await gadget.set({ paused: false });
-  await until('the recovered job completed', async () => (await job(id)).state === 'completed', 30_000);
-  assert.ok((await received()).endsWith('^XA^FDrestart^FS^XZ'));
-});
-
 test('status probes with usblp loaded: usblp is detached once and stays so while the daemon runs; the event loop never stalls 50 ms', async () => {
   assert.ok(existsSync('/sys/bus/usb/drivers/usblp'), 'usblp is loaded');
   const epson = await GadgetPrinter.start({
@@ -177,10 +170,33 @@ test('status probes with usblp loaded: usblp is detached once and stays so while
     assert.ok(worstMs < 50, `worst event-loop stall ${worstMs.toFixed(1)} ms`);
     assert.deepEqual(bound(), [], 'the daemon owns its printers while it runs: usblp stays detached');
   } finally {
-    await d.stop();
+    await stopInProcess();
     await until('usblp has the Epson back once the daemon stopped (not a Zebra: no-reattach)', () => bound().length === 1, 10_000).catch(() => undefined);
     console.log(`# usblp bound to ${JSON.stringify(bound())} after the daemon stopped`);
     await epson.stop();
-    d = await startInProcess({ usb: libusbBackend }, tempDir('usb-hold-end'), false, false, ENV);
+  }
+});
+
+test('a spooled job for a paused gadget survives a daemon restart and prints once it resumes', async () => {
+  await stopInProcess();
+  const dir = tempDir('usb-restart');
+  const first = await startDaemon({ dataDir: dir, env: ENV });
+  await valueWithin(`${PATH} is listed by the daemon process`, 30_000, async () => (await first.api('GET', `/printers/${PATH}`)).status === 200);
+  await gadget.set({ paused: true });
+  await gadget.clear();
+  const queued = await first.api('POST', `/print/${PATH}`, { body: { content: '^XA^FDrestart^FS^XZ', contentType: 'zpl', wait: false } });
+  assert.equal(queued.status, 201, JSON.stringify(queued.body));
+  const id = queued.body.result.content.jobId;
+  assert.equal((await first.api('GET', `/jobs/${id}`)).body.result.content.state, 'queued');
+  await first.stop('SIGTERM');
+  const second = await startDaemon({ dataDir: dir, env: ENV });
+  try {
+    const recovered = (await second.api('GET', `/jobs/${id}`)).body.result.content;
+    assert.equal(recovered.state, 'queued', JSON.stringify(recovered));
+    await gadget.set({ paused: false });
+    await until('the recovered job completed', async () => (await second.api('GET', `/jobs/${id}`)).body.result.content.state === 'completed', 30_000);
+    assert.ok((await received()).endsWith('^XA^FDrestart^FS^XZ'));
+  } finally {
+    await second.stop('SIGTERM');
   }
 });
