@@ -17,7 +17,7 @@ export function libusbBackend(): UsbBackend {
   // loaded here rather than at import, so a device without working libusb still serves everything else
   const { getDeviceList, usb } = (loaded ??= require('usb') as UsbModule);
   return {
-    list: async () => Promise.all(getDeviceList().map(describe)),
+    list: async () => Promise.all(getDeviceList().map(describeOnce)),
     open: async (info) => openDevice(findDevice(info)),
     watch(onAttach, onDetach) {
       const attach = (device: Device) => void describe(device).then(onAttach, () => undefined);
@@ -36,6 +36,24 @@ function findDevice(info: UsbDeviceInfo): Device {
   const device = loaded!.getDeviceList().find((d) => d.busNumber === info.busNumber && d.deviceAddress === info.deviceAddress);
   if (!device) throw new UsbError('LIBUSB_ERROR_NO_DEVICE');
   return device;
+}
+
+/** What each device (node-usb keeps one Device object per device while it is attached) was described as. */
+const described = new WeakMap<Device, UsbDeviceInfo>();
+
+/**
+ * A device's description, read once: reading it opens the device (synchronous open and close ioctls), and status
+ * probes list the bus each time, so reading it again stalled the event loop at every probe. Strings that could not be
+ * read (a device busy at the time) are read again next time.
+ */
+async function describeOnce(device: Device): Promise<UsbDeviceInfo> {
+  const known = described.get(device);
+  if (known) return known;
+  const info = await describe(device);
+  const d = device.deviceDescriptor;
+  const complete = (!d.iSerialNumber || info.serialNumber) && (!d.iManufacturer || info.manufacturer) && (!d.iProduct || info.product);
+  if (complete) described.set(device, info);
+  return info;
 }
 
 async function describe(device: Device): Promise<UsbDeviceInfo> {

@@ -86,8 +86,7 @@ test('a printer that stops reading mid-job is waited for past the write time lim
   await until('the job completed', async () => ['completed', 'failed'].includes((await job(id)).state), 60_000);
   const done = await job(id);
   assert.equal(done.state, 'completed', JSON.stringify(done));
-  assert.ok((await received()).endsWith(body), 'the label arrived whole, no byte twice');
-  assert.equal((await received()).length % body.length, 0);
+  assert.equal(await received(), `~HS\r\n${body}`, 'the pre-flight, then the label whole, no byte twice');
 });
 
 test('a cancel cancels the transfer in flight; the next job prints', async () => {
@@ -155,6 +154,11 @@ test('status probes with usblp loaded: usblp is detached once and stays so while
   const bound = () => readdirSync('/sys/bus/usb/drivers/usblp').filter((n) => /^\d+-[\d.]+:\d+\.\d+$/.test(n));
   try {
     await valueWithin('the Epson is listed', 30_000, () => listed('usb_sn_TMLP1'));
+    // the same span with no probe, for comparison: what the emulated guest itself costs the event loop
+    const idle = monitorEventLoopDelay({ resolution: 5 });
+    idle.enable();
+    await delay(6 * 2100);
+    idle.disable();
     const histogram = monitorEventLoopDelay({ resolution: 5 });
     histogram.enable();
     let probes = 0;
@@ -166,7 +170,7 @@ test('status probes with usblp loaded: usblp is detached once and stays so while
     }
     histogram.disable();
     const worstMs = histogram.max / 1e6;
-    console.log(`# usblp: ${probes} status probes, worst event-loop delay ${worstMs.toFixed(1)} ms (p99 ${(histogram.percentile(99) / 1e6).toFixed(1)} ms); usblp bound to: ${JSON.stringify(bound())} while the daemon runs`);
+    console.log(`# usblp: ${probes} status probes, worst event-loop delay ${worstMs.toFixed(1)} ms (p99 ${(histogram.percentile(99) / 1e6).toFixed(1)} ms); idle, no probes: worst ${(idle.max / 1e6).toFixed(1)} ms (p99 ${(idle.percentile(99) / 1e6).toFixed(1)} ms); usblp bound to: ${JSON.stringify(bound())} while the daemon runs`);
     assert.ok(worstMs < 50, `worst event-loop stall ${worstMs.toFixed(1)} ms`);
     assert.deepEqual(bound(), [], 'the daemon owns its printers while it runs: usblp stays detached');
   } finally {
@@ -180,7 +184,8 @@ test('status probes with usblp loaded: usblp is detached once and stays so while
 test('a spooled job for a paused gadget survives a daemon restart and prints once it resumes', async () => {
   await stopInProcess();
   const dir = tempDir('usb-restart');
-  const first = await startDaemon({ dataDir: dir, env: ENV });
+  // a daemon process starts slowly under qemu's emulation
+  const first = await startDaemon({ dataDir: dir, env: ENV, startTimeoutMs: 120_000 });
   await valueWithin(`${PATH} is listed by the daemon process`, 30_000, async () => (await first.api('GET', `/printers/${PATH}`)).status === 200);
   await gadget.set({ paused: true });
   await gadget.clear();
@@ -189,7 +194,7 @@ test('a spooled job for a paused gadget survives a daemon restart and prints onc
   const id = queued.body.result.content.jobId;
   assert.equal((await first.api('GET', `/jobs/${id}`)).body.result.content.state, 'queued');
   await first.stop('SIGTERM');
-  const second = await startDaemon({ dataDir: dir, env: ENV });
+  const second = await startDaemon({ dataDir: dir, env: ENV, startTimeoutMs: 120_000 });
   try {
     const recovered = (await second.api('GET', `/jobs/${id}`)).body.result.content;
     assert.equal(recovered.state, 'queued', JSON.stringify(recovered));
