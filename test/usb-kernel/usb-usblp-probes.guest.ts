@@ -1,6 +1,6 @@
 // Status probes of a USB printer while usblp is loaded: the daemon detaches usblp once (it keeps the printer from
 // first use, as PAPPL does) instead of detaching and re-attaching it at every probe, and gives it back when it stops.
-// The event loop's worst stall during probes is measured beside idle windows of the same length, interleaved.
+// The event loop's worst stall during probes (under 50 ms) is measured beside idle windows of the same length, interleaved.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
@@ -34,12 +34,27 @@ after(async () => {
   await epson?.stop();
 });
 
+/** The worst and 99th-percentile event-loop delay over one window, ms. */
+interface Stall {
+  maxMs: number;
+  p99Ms: number;
+}
+
+/** Measures the event loop's delay while `work` runs, with a histogram of its own. */
+async function measure(work: () => Promise<void>): Promise<Stall> {
+  const histogram = monitorEventLoopDelay({ resolution: 5 });
+  histogram.enable();
+  await work();
+  histogram.disable();
+  return { maxMs: histogram.max / 1e6, p99Ms: histogram.percentile(99) / 1e6 };
+}
+
 /** Interfaces usblp is bound to now (sysfs names like 1-1:1.0). */
 function bound(): string[] {
   return readdirSync('/sys/bus/usb/drivers/usblp').filter((n) => /^\d+-[\d.]+:\d+\.\d+$/.test(n));
 }
 
-test('status probes with usblp loaded: usblp is detached once and stays so while the daemon runs, and comes back when it stops; probes add no event-loop stall of 50 ms', async () => {
+test('status probes with usblp loaded: usblp is detached once and stays so while the daemon runs, and comes back when it stops; no event-loop stall of 50 ms while probing', async () => {
   assert.ok(existsSync('/sys/bus/usb/drivers/usblp'), 'usblp is loaded');
   await until('usblp binds the gadget before the daemon starts', () => bound().length === 1, 30_000);
   const before = bound();
@@ -50,29 +65,31 @@ test('status probes with usblp loaded: usblp is detached once and stays so while
     return res.status === 200 ? res.body.result.content : null;
   };
   await valueWithin('the Epson is listed', 30_000, listed);
-  // windows of the same length, interleaved: idle ones show what the emulated guest itself costs the event loop
-  const idle = monitorEventLoopDelay({ resolution: 5 });
-  const probing = monitorEventLoopDelay({ resolution: 5 });
+  // windows of the same length, interleaved: idle ones show what the emulated guest itself costs the event loop. A
+  // fresh histogram per window: one enabled again would count the disabled span as a delay
+  const idle: Stall[] = [];
+  const probing: Stall[] = [];
   for (let i = 0; i < WINDOWS; i++) {
-    idle.enable();
-    await delay(WINDOW_MS);
-    idle.disable();
-    probing.enable();
-    assert.ok(await listed(), 'listed');
-    await delay(WINDOW_MS);
-    probing.disable();
+    idle.push(await measure(() => delay(WINDOW_MS)));
+    probing.push(
+      await measure(async () => {
+        assert.ok(await listed(), 'listed');
+        await delay(WINDOW_MS);
+      }),
+    );
   }
   const during = bound();
-  const ms = (h: ReturnType<typeof monitorEventLoopDelay>, f: (h: ReturnType<typeof monitorEventLoopDelay>) => number) => (f(h) / 1e6).toFixed(1);
+  const worst = (stalls: Stall[]) => Math.max(...stalls.map((s) => s.maxMs));
+  const p99 = (stalls: Stall[]) => Math.max(...stalls.map((s) => s.p99Ms));
   console.log(
-    `# usblp: ${WINDOWS} status probes; worst event-loop stall ${ms(probing, (h) => h.max)} ms while probing (p99 ${ms(probing, (h) => h.percentile(99))} ms), ` +
-      `${ms(idle, (h) => h.max)} ms idle (p99 ${ms(idle, (h) => h.percentile(99))} ms); usblp bound to ${JSON.stringify(before)} before the daemon, ${JSON.stringify(during)} while it runs`,
+    `# usblp: ${WINDOWS} status probes; worst event-loop stall ${worst(probing).toFixed(1)} ms while probing (p99 ${p99(probing).toFixed(1)} ms), ` +
+      `${worst(idle).toFixed(1)} ms idle (p99 ${p99(idle).toFixed(1)} ms); usblp bound to ${JSON.stringify(before)} before the daemon, ${JSON.stringify(during)} while it runs`,
   );
   await d.stop();
   d = null;
   await until('usblp has the Epson back once the daemon stopped (an Epson: re-attached; a Zebra would not be)', () => bound().length === 1, 20_000);
   console.log(`# usblp bound to ${JSON.stringify(bound())} after the daemon stopped`);
   assert.deepEqual(during, [], 'the daemon owns its printer while it runs: usblp stays detached, no churn');
-  const added = (probing.max - idle.max) / 1e6;
-  assert.ok(added < 50, `status probes added ${added.toFixed(1)} ms to the worst event-loop stall`);
+  // the issue's bound, absolute; the idle figure beside it tells a loaded host (slow emulation) from a blocking probe
+  assert.ok(worst(probing) < 50, `worst event-loop stall ${worst(probing).toFixed(1)} ms while probing (${worst(idle).toFixed(1)} ms idle)`);
 });
