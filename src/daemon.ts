@@ -105,7 +105,8 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
   });
   const usb = openUsb(hardware, warnings, logger);
   // one set of interface claims per bus: discovery, jobs and status probes of a printer share its claim
-  const kindDeps: KindDeps = { timeouts: options.timeouts, mdns: options.mdns, logger, usb: usb ? new InterfaceClaims(usb) : null };
+  const claims = usb ? new InterfaceClaims(usb) : null;
+  const kindDeps: KindDeps = { timeouts: options.timeouts, mdns: options.mdns, logger, usb: claims };
   const sources: DiscoverySource[] = PRINTER_KINDS.flatMap((kind) => kind.discovery?.(kindDeps) ?? []);
   const registry = new PrinterRegistry({
     settings,
@@ -125,6 +126,7 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
     findPrinter: (path) => registry.find(path),
     openDriver: (printer) => kindOf(printer).openDriver(printer, kindDeps),
     languageOf: (printer) => kindOf(printer).language(printer),
+    mayReturn: (path) => PRINTER_KINDS.some((kind) => kind.mayReturn?.(path) ?? false),
     prepare: createFilters(render),
     bus,
     logger,
@@ -281,6 +283,8 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
       await advertiser?.stop();
       await Promise.all(sources.map((source) => source.stop?.()));
       await spooler.close(5000);
+      // the USB printers held since first use go back to their kernel driver (usblp), per the quirks
+      await claims?.closeAll();
       await webhooks.close();
       stopResizing();
       await renderer.close();
@@ -327,8 +331,10 @@ function openUsb(hardware: DaemonHardware, warnings: string[], logger: Logger): 
 }
 
 /** First scan (in the background: start-up does not wait for mDNS), then watching; failures become warnings in GET /status. */
+/** Scans the sources start-up waits for (the USB bus: spooled jobs must find their printers), starts the others' scans, then watching. */
 async function startDiscovery(registry: PrinterRegistry, sources: DiscoverySource[], warnings: string[]): Promise<void> {
-  void registry.discover().then((report) => warnings.push(...report.warnings));
+  warnings.push(...(await registry.discover((s) => s.awaitedAtStart === true)).warnings);
+  void registry.discover((s) => s.awaitedAtStart !== true).then((report) => warnings.push(...report.warnings));
   for (const source of sources) {
     try {
       await source.start?.((event) => registry.apply(source.name, event));

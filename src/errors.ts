@@ -30,6 +30,8 @@ export const DEVICE_ERROR_CODES = [
   'CONNECTION_RESET',
   'WRITE_TIMEOUT',
   'DEVICE_GONE',
+  // a USB printer that is absent or was disconnected (libusb's LIBUSB_*_NO_DEVICE)
+  'NO_DEVICE',
   'ACCESS_DENIED',
   'DEVICE_BUSY',
   'PROTOCOL',

@@ -15,6 +15,8 @@ export const GUEST_MODULES = [
   ['dummy_hcd', 'num=2'],
   ['libcomposite', ''],
   ['usb_f_printer', ''],
+  // FunctionFS: a printer gadget whose bulk OUT endpoint can halt (usb_f_printer's cannot)
+  ['usb_f_fs', ''],
   ['usblp', ''],
 ];
 

@@ -8,6 +8,8 @@ export type DiscoveryEvent = { kind: 'attached'; printer: DiscoveredPrinter } | 
 export interface DiscoverySource {
   /** Short name shown in logs and in `GET /status` warnings, e.g. `usb`, `mdns`. */
   readonly name: string;
+  /** A quick local scan (a USB bus) that start-up waits for before it recovers the spool: its printers' jobs find them. */
+  readonly awaitedAtStart?: boolean;
   /** One full scan: every printer this source sees now. Rejects only when the source itself is broken. */
   scan(): Promise<DiscoveredPrinter[]>;
   /** Starts background watching (hotplug, periodic browse); events go to `onEvent`. Optional. */

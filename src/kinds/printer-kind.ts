@@ -58,6 +58,8 @@ export interface PrinterKind {
   language(printer: PrinterRecord): PrinterLanguage;
   /** Builds the test print of `printer`. */
   testDocument(printer: PrinterRecord, info: TestPrintInfo, deps: KindDeps): Promise<TestDocument>;
+  /** True when an absent printer at `path` is this kind's and may come back (a USB printer plugged in again). */
+  mayReturn?(path: string): boolean;
   /** What recovery does with a job to `printer` whose sending a restart interrupted. */
   interruptedJobs(printer: PrinterRecord): InterruptedJobRule;
 }

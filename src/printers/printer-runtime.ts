@@ -22,6 +22,8 @@ export interface RuntimeDeps {
   findPrinter: (path: string) => PrinterRecord | null;
   /** Opens a printer's driver (its kind's); kept while the record's connection, content and locator are unchanged. */
   openDriver: (printer: PrinterRecord) => PrinterDriver;
+  /** True when an absent printer at `path` may come back (a USB printer unplugged): `wait: false` jobs are held for it. */
+  mayReturn?: (path: string) => boolean;
   /** The language a printer consumes (its kind's). */
   languageOf: (printer: PrinterRecord) => PrinterLanguage;
   /** Turns a document into what the printer takes (filters; may render in the worker pool). */
@@ -208,8 +210,8 @@ export class PrinterRuntime {
     let held = false;
     try {
       if (isFinished(job.state)) return;
-      const printer = this.deps.findPrinter(this.path);
-      if (!printer) throw new DeviceError('DEVICE_GONE', `printer ${this.path} no longer exists`);
+      const printer = await this.awaitPrinter(work);
+      if (!printer) return;
       const driver = this.driverOf(printer);
       // a held job keeps no bytes in memory: they are loaded once the printer is ready
       if (!(await this.awaitReady(work, driver))) return;
@@ -246,6 +248,23 @@ export class PrinterRuntime {
       userName: job.source ?? 'printproxyd',
       options: work.options,
     };
+  }
+
+  /**
+   * The job's printer. One that is absent but may come back (an unplugged USB printer, or one not listed yet) holds a
+   * `wait: false` job, as a not-ready printer does, up to maxHoldMs; null when the job ended meanwhile (or the queue closed).
+   */
+  private async awaitPrinter(work: JobWork): Promise<PrinterRecord | null> {
+    const started = this.deps.now();
+    for (;;) {
+      const printer = this.deps.findPrinter(this.path);
+      if (printer) return printer;
+      const mayReturn = this.deps.mayReturn?.(this.path) ?? false;
+      if (!mayReturn) throw new DeviceError('DEVICE_GONE', `printer ${this.path} no longer exists`);
+      if (work.wait || this.deps.now() - started >= this.deps.maxHoldMs) throw new DeviceError('NO_DEVICE', `printer ${this.path} is not connected`);
+      await sleep(this.deps.holdRetryMs, work.controller.signal);
+      if (isFinished(work.job.state) || this.closed) return null;
+    }
   }
 
   /** Pre-flight under the device lock; `wait: true` jobs fail when not ready, `wait: false` jobs hold the queue until ready. */

@@ -139,12 +139,13 @@ export class PrinterRegistry {
     return printer;
   }
 
-  /** Runs every discovery source; a failing source becomes a warning, the others still count. */
-  async discover(): Promise<DiscoveryReport> {
+  /** Runs every discovery source (or those `which` picks); a failing source becomes a warning, the others still count. */
+  async discover(which: (source: DiscoverySource) => boolean = () => true): Promise<DiscoveryReport> {
     const warnings: string[] = [];
-    const results = await Promise.allSettled(this.deps.sources.map((s) => s.scan()));
+    const sources = this.deps.sources.filter(which);
+    const results = await Promise.allSettled(sources.map((s) => s.scan()));
     results.forEach((result, i) => {
-      const source = this.deps.sources[i];
+      const source = sources[i];
       if (result.status === 'rejected') {
         warnings.push(`${source.name} discovery failed: ${(result.reason as Error)?.message ?? String(result.reason)}`);
         return;

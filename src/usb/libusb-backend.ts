@@ -32,7 +32,7 @@ export function libusbBackend(logger?: Logger): UsbBackend {
   return {
     hotplug: mode,
     hotplugText: hotplugModeText(mode),
-    list: async () => Promise.all(current(mode).map(describe)),
+    list: async () => Promise.all(current(mode).map(describeOnce)),
     open: async (info) => openDevice(findDevice(info)),
     watch: (onAttach, onDetach) => (mode === 'udev' ? watchUdev(onAttach, onDetach) : watchSysfs(onAttach, onDetach, logger)),
   };
@@ -87,6 +87,24 @@ function findDevice(info: UsbDeviceInfo): Device {
   const device = loaded!.getDeviceList().find((d) => d.busNumber === info.busNumber && d.deviceAddress === info.deviceAddress);
   if (!device) throw new UsbError('LIBUSB_ERROR_NO_DEVICE');
   return device;
+}
+
+/** What each device (node-usb keeps one Device object per device while it is attached) was described as. */
+const described = new WeakMap<Device, UsbDeviceInfo>();
+
+/**
+ * A device's description, read once: reading it opens the device (synchronous open and close ioctls), and status
+ * probes list the bus each time, so reading it again stalled the event loop at every probe. Strings that could not be
+ * read (a device busy at the time) are read again next time.
+ */
+async function describeOnce(device: Device): Promise<UsbDeviceInfo> {
+  const known = described.get(device);
+  if (known) return known;
+  const info = await describe(device);
+  const d = device.deviceDescriptor;
+  const complete = (!d.iSerialNumber || info.serialNumber) && (!d.iManufacturer || info.manufacturer) && (!d.iProduct || info.product);
+  if (complete) described.set(device, info);
+  return info;
 }
 
 async function describe(device: Device): Promise<UsbDeviceInfo> {
@@ -210,11 +228,34 @@ function openDevice(device: Device): UsbHandle {
           resolve();
         });
       }),
-    bulkOut: (n, address, data, timeoutMs) =>
+    bulkOut: (n, address, data, timeoutMs, signal) =>
       new Promise((resolve, reject) => {
         const endpoint = device.interface(n).endpoint(address) as OutEndpoint;
-        endpoint.timeout = timeoutMs;
-        endpoint.transfer(Buffer.from(data), (err) => (err ? reject(usbError(err)) : resolve()));
+        const cancel = () => {
+          try {
+            transfer.cancel();
+          } catch {
+            // already completed
+          }
+        };
+        // makeTransfer rather than transfer(): its callback has actual_length on failure too, and the transfer can be cancelled
+        const transfer = endpoint.makeTransfer(timeoutMs, (err, _buffer, actual) => {
+          signal?.removeEventListener('abort', cancel);
+          if (err) reject(usbError(err, actual));
+          else resolve();
+        });
+        try {
+          transfer.submit(Buffer.from(data));
+        } catch (err) {
+          reject(usbError(err));
+          return;
+        }
+        if (signal?.aborted) cancel();
+        else signal?.addEventListener('abort', cancel, { once: true });
+      }),
+    clearHalt: (n, address) =>
+      new Promise((resolve, reject) => {
+        device.interface(n).endpoint(address)!.clearHalt((err) => (err ? reject(usbError(err)) : resolve()));
       }),
     bulkIn: (n, address, length, timeoutMs) =>
       new Promise((resolve, reject) => {
@@ -242,9 +283,9 @@ function wrap<T>(fn: () => T): T {
   }
 }
 
-function usbError(err: unknown): UsbError {
+function usbError(err: unknown, actualLength = 0): UsbError {
   const text = err instanceof Error ? err.message : String(err);
   // node-usb's message is libusb_error_name(): LIBUSB_ERROR_* for calls, LIBUSB_TRANSFER_* for a transfer's status
   const name = /LIBUSB_(ERROR|TRANSFER)_[A-Z_]+/.exec(text)?.[0] as UsbErrorName | undefined;
-  return new UsbError(name ?? 'LIBUSB_ERROR_OTHER', text);
+  return new UsbError(name ?? 'LIBUSB_ERROR_OTHER', text, actualLength);
 }

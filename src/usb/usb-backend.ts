@@ -44,8 +44,13 @@ export interface UsbHandle {
   claim(interfaceNumber: number, alternate?: number): Promise<boolean>;
   /** Releases an interface; re-attaches the kernel driver when `reattach`. */
   release(interfaceNumber: number, reattach: boolean): Promise<void>;
-  /** One bulk OUT transfer (may be empty: a zero-length packet). */
-  bulkOut(interfaceNumber: number, endpoint: number, data: Uint8Array, timeoutMs: number): Promise<void>;
+  /**
+   * One bulk OUT transfer (may be empty: a zero-length packet); aborting `signal` cancels it (LIBUSB_TRANSFER_CANCELLED).
+   * A failed transfer's UsbError carries in `actualLength` the bytes the device took before it failed (a timed-out chunk's part).
+   */
+  bulkOut(interfaceNumber: number, endpoint: number, data: Uint8Array, timeoutMs: number, signal?: AbortSignal): Promise<void>;
+  /** Clears a halted (stalled) endpoint: CLEAR_FEATURE(ENDPOINT_HALT), and the host side's data toggle. */
+  clearHalt(interfaceNumber: number, endpoint: number): Promise<void>;
   /** One bulk IN transfer of at most `length` bytes. */
   bulkIn(interfaceNumber: number, endpoint: number, length: number, timeoutMs: number): Promise<Buffer>;
   close(): void;
@@ -100,11 +105,13 @@ export function usbFailure(name: UsbErrorName): UsbFailure {
   }
 }
 
-/** An error from the USB layer, named as libusb names it. */
+/** An error from the USB layer, named as libusb names it; a failed transfer also says how many bytes it moved first. */
 export class UsbError extends Error {
   constructor(
     override readonly name: UsbErrorName,
     message?: string,
+    /** Bytes the transfer moved before it ended (libusb's actual_length); 0 for calls that are not transfers. */
+    readonly actualLength = 0,
   ) {
     super(message ?? name);
   }

@@ -14,9 +14,15 @@ export function quirksOf(vendorId: number, productId: number): ReadonlySet<CupsQ
   return new Set(vendor?.[2] ?? []);
 }
 
+/**
+ * Vendors whose `unidir` line is not followed: CUPS lists every Zebra, but a Zebra answers `~HS` on its bulk IN
+ * endpoint; here it is asked with a short read time limit and counts as send-only when it does not answer.
+ */
+const ASKED_DESPITE_UNIDIR = new Set([0x0a5f]);
+
 /** The bulk IN endpoint the backend may read, or null when there is none or the printer is unidirectional (CUPS read_endp = -1). */
 export function readEndpoint(vendorId: number, iface: UsbInterfaceInfo, productId = -1): UsbEndpointInfo | null {
-  if (quirksOf(vendorId, productId).has('unidir')) return null;
+  if (quirksOf(vendorId, productId).has('unidir') && !ASKED_DESPITE_UNIDIR.has(vendorId)) return null;
   return iface.endpoints.find((e) => e.direction === 'in' && e.transferType === 'bulk') ?? null;
 }
 

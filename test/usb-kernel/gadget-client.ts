@@ -3,6 +3,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import type { GadgetSpec } from './gadget-configfs';
 import type { GadgetCommand, GadgetState } from './gadget-printer';
+import type { FfsCommand, FfsState } from './ffs-printer';
 
 /** A Zebra ZD421 as a gadget; override any field. */
 export function zebraSpec(overrides: Partial<GadgetSpec> = {}): GadgetSpec {
@@ -40,9 +41,9 @@ export class GadgetPrinter {
     });
   }
 
-  /** Builds and binds the gadget (the host sees it attach); resolves once its program reads. */
-  static async start(spec: GadgetSpec): Promise<GadgetPrinter> {
-    const child = fork(join(__dirname, 'gadget-printer.ts'), [JSON.stringify(spec)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  /** Builds and binds the gadget (the host sees it attach); resolves once its program reads. `program`: gadget-printer.ts (usb_f_printer) or ffs-printer.ts (FunctionFS). */
+  static async start(spec: GadgetSpec, program: 'gadget-printer.ts' | 'ffs-printer.ts' = 'gadget-printer.ts'): Promise<GadgetPrinter> {
+    const child = fork(join(__dirname, program), [JSON.stringify(spec)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     const devicePath = await new Promise<string>((resolve, reject) => {
       child.once('message', (m: { ready?: string }) => (m.ready ? resolve(m.ready) : reject(new Error('unexpected first message'))));
       child.once('exit', (code) => reject(new Error(`gadget program exited (${code}) before it was ready`)));
@@ -50,7 +51,7 @@ export class GadgetPrinter {
     return new GadgetPrinter(child, devicePath);
   }
 
-  private command(command: GadgetCommand): Promise<string | undefined> {
+  private command(command: GadgetCommand | FfsCommand): Promise<string | undefined> {
     const id = this.nextId++;
     if (this.child.exitCode !== null || this.child.signalCode !== null) return Promise.reject(new Error('gadget program has exited'));
     return new Promise((resolve, reject) => {
@@ -72,6 +73,11 @@ export class GadgetPrinter {
   /** Changes how it behaves (silent, paused, paper out, head open). */
   async set(state: Partial<GadgetState>): Promise<void> {
     await this.command({ op: 'set', state });
+  }
+
+  /** Changes how a FunctionFS printer's bulk OUT endpoint misbehaves (halts); resolves with the halts done so far. */
+  async setEndpoint(state: Partial<FfsState>): Promise<number> {
+    return Number(await this.command({ op: 'set', state }));
   }
 
   /** Unbinds the UDC: the host sees the printer vanish. */

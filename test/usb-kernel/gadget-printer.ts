@@ -22,10 +22,13 @@ export interface GadgetState {
   silentAfterBytes: number;
   paused: boolean;
   paperOut: boolean;
+  /** A receipt printer's roll near its end (DLE EOT 4). */
+  paperNearEnd: boolean;
+  /** The print head (a Zebra) or the cover (a receipt printer) is open. */
   headOpen: boolean;
 }
 
-const state: GadgetState = { silent: false, silentAfterBytes: 0, paused: false, paperOut: false, headOpen: false };
+const state: GadgetState = { silent: false, silentAfterBytes: 0, paused: false, paperOut: false, paperNearEnd: false, headOpen: false };
 const received: Buffer[] = [];
 let tail = '';
 let fd = -1;
@@ -42,6 +45,21 @@ function hostStatusReply(): string {
     `\x02001,0,${b(state.headOpen)},0,1,2,6,0,00000000,1,000\x03\r\n` +
     `\x021234,0\x03\r\n`
   );
+}
+
+/** The byte an Epson TM answers to DLE EOT n (ESC/POS real-time status; bits 1 and 4 always on). */
+function realtimeStatus(n: number): number {
+  const offline = state.paperOut || state.headOpen || state.paused;
+  switch (n) {
+    case 1:
+      return 0x12 | (offline ? 0x08 : 0);
+    case 2:
+      return 0x12 | (state.headOpen ? 0x04 : 0) | (state.paperOut ? 0x20 : 0);
+    case 4:
+      return 0x12 | (state.paperNearEnd || state.paperOut ? 0x0c : 0) | (state.paperOut ? 0x60 : 0);
+    default:
+      return 0x12;
+  }
 }
 
 /** One non-blocking read: bytes, or null when none are waiting or the host has not configured the device (ENODEV). */
@@ -122,6 +140,7 @@ async function readLoop(gadget: ConfigfsPrinterGadget): Promise<void> {
     const text = tail + piece.toString('latin1');
     tail = text.slice(-2);
     if (text.includes('~HS')) await writeAll(Buffer.from(hostStatusReply(), 'latin1'));
+    for (const m of text.matchAll(/\x10\x04([\x01-\x04])/g)) await writeAll(Buffer.from([realtimeStatus(m[1]!.charCodeAt(0))]));
   }
 }
 

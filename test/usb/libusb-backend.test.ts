@@ -42,11 +42,17 @@ class NodeUsbDevice {
       release: (_closeEndpoints: boolean, callback: () => void) => callback(),
       endpoint: () => ({
         timeout: 0,
-        transfer(data: Buffer, callback: (err?: Error) => void) {
-          const failure = device.failTransfer;
-          device.failTransfer = null;
-          if (!failure) device.written.push(data);
-          setImmediate(() => callback(failure ?? undefined));
+        // node-usb's Transfer: the callback has the error, the buffer and actual_length (the bytes moved, on failure too)
+        makeTransfer(_timeout: number, callback: (err: Error | undefined, buffer: Buffer, actual: number) => void) {
+          return {
+            submit(data: Buffer) {
+              const failure = device.failTransfer;
+              device.failTransfer = null;
+              if (!failure) device.written.push(data);
+              setImmediate(() => callback(failure ?? undefined, data, failure ? 0 : data.length));
+            },
+            cancel: () => false,
+          };
         },
       }),
     };

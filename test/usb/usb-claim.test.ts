@@ -41,16 +41,20 @@ test('the fake bus follows usbfs: an interface request on a usblp-bound interfac
   second.close();
 });
 
-test('port status of a printer bound to usblp is read by detaching, claiming and releasing; usblp comes back, except on a Zebra', async () => {
+test('port status of a printer bound to usblp detaches it once and keeps the claim for later probes; closing gives usblp back, except on a Zebra', async () => {
   const bus = new FakeUsbBus();
   const claims = new InterfaceClaims(bus);
   const epson = bus.add(EPSON);
   const zebra = bus.add(ZEBRA);
   epson.portStatus = 0x38;
   assert.deepEqual(await usbPortStatus(claims, locatorOf(epson), 100), { status: 'error', statusReasons: ['media-empty-error'] });
-  assert.deepEqual([epson.kernelDetaches, epson.kernelReattaches, epson.kernelDriverBound], [1, 1, true]);
+  assert.deepEqual(await usbPortStatus(claims, locatorOf(epson), 100), { status: 'error', statusReasons: ['media-empty-error'] });
+  assert.deepEqual([epson.claims, epson.kernelDetaches, epson.kernelReattaches, epson.kernelDriverBound], [1, 1, 0, false], 'no churn: one detach for two probes');
   assert.deepEqual(await usbPortStatus(claims, locatorOf(zebra), 100), { status: 'online', statusReasons: [] });
+  await claims.closeAll();
+  assert.deepEqual([epson.kernelDetaches, epson.kernelReattaches, epson.kernelDriverBound], [1, 1, true]);
   assert.deepEqual([zebra.kernelDetaches, zebra.kernelReattaches, zebra.kernelDriverBound], [1, 0, false]);
+  assert.equal(claims.size, 0);
 });
 
 test('discovery reads the 1284 ID of a vendor-class receipt printer whose interface a kernel driver holds', async () => {
@@ -60,6 +64,8 @@ test('discovery reads the 1284 ID of a vendor-class receipt printer whose interf
   const tm = bus.add({ vendorId: 0x04b8, productId: 0x0202, serialNumber: 'TM1', interfaceClass: 0xff, kernelDriverBound: true, deviceIdReply: deviceIdReply('MFG:EPSON;CMD:ESC/POS;MDL:TM-T88V;') });
   const [printer] = await new UsbDiscovery({ claims, timeoutMs: 100, logger: silentLogger }).scan();
   assert.equal(printer!.model, 'EPSON TM-T88V');
+  assert.deepEqual([tm.kernelDetaches, tm.kernelReattaches, tm.kernelDriverBound], [1, 0, false]);
+  await claims.closeAll();
   assert.deepEqual([tm.kernelDetaches, tm.kernelReattaches, tm.kernelDriverBound], [1, 1, true]);
 });
 
@@ -75,7 +81,7 @@ test('a status probe during a job reads through the job’s claim: the status is
   assert.deepEqual(await usbPortStatus(claims, locatorOf(epson), 100), { status: 'error', statusReasons: ['media-empty-error'] });
   assert.deepEqual(await job, { bytes: body.length });
   assert.deepEqual(epson.lastJob(), body);
-  assert.deepEqual([epson.claims, epson.kernelDetaches, epson.kernelReattaches, epson.kernelDriverBound], [1, 1, 1, true], 'one claim, released once');
+  assert.deepEqual([epson.claims, epson.kernelDetaches, epson.kernelReattaches, epson.kernelDriverBound], [1, 1, 0, false], 'one claim, kept');
 });
 
 test('a job that starts while a status probe holds the interface joins its claim instead of failing busy', async () => {
@@ -89,4 +95,15 @@ test('a job that starts while a status probe holds the interface joins its claim
   assert.deepEqual(await new UsbTransport({ claims, locator: locatorOf(epson), writeTimeoutMs: 1000 }).send(label), { bytes: label.length });
   assert.deepEqual(await probe, { status: 'online', statusReasons: [] });
   assert.deepEqual(epson.lastJob(), label);
+});
+
+test('a printer that leaves the bus has its held claim closed at once: no handle is left open', async () => {
+  const bus = new FakeUsbBus();
+  const claims = new InterfaceClaims(bus);
+  const epson = bus.add({ ...EPSON, kernelDriverBound: false });
+  await usbPortStatus(claims, locatorOf(epson), 100);
+  assert.equal(claims.size, 1);
+  bus.detach(epson);
+  await until('the claim is given up', () => claims.size === 0);
+  await claims.closeAll();
 });

@@ -30,8 +30,8 @@ test('a vendor-and-product line wins over the vendor-wide one; a vendor line cov
   assert.deepEqual([...quirksOf(0x1234, 0x5678)], []);
 });
 
-test('unidir: no reading; no-reattach: usblp stays off; blacklist and vendor-class by device', () => {
-  assert.equal(readEndpoint(0x0a5f, BIDI, 0x0166), null);
+test('unidir: no reading (but a Zebra is asked ~HS all the same); no-reattach: usblp stays off; blacklist and vendor-class by device', () => {
+  assert.equal(readEndpoint(0x0a5f, BIDI, 0x0166)?.address, 0x82, 'Zebra: CUPS says unidir, a Zebra answers ~HS on bulk IN');
   assert.equal(readEndpoint(0x2730, BIDI, 0x2008), null, 'Citizen CT-S4000');
   assert.equal(readEndpoint(0x04b8, BIDI, 0x0e28)?.address, 0x82);
   assert.equal(reattachesKernelDriver(0x0924, true, 0x3ce9), false, 'Xerox Phaser 3124');

@@ -5,6 +5,7 @@ import { UsbTransport, type UsbLocator } from '../../src/kinds/usb/usb-transport
 import { FakeUsbBus, type FakeUsbDevice } from '../fixtures/fake-usb';
 import { InterfaceClaims } from '../../src/usb/usb-claim';
 import type { DeviceError } from '../../src/errors';
+import { until } from '../helpers/until';
 
 function transportFor(bus: FakeUsbBus, device: FakeUsbDevice): UsbTransport {
   const { busNumber, portNumbers, vendorId, productId } = device.info;
@@ -35,12 +36,16 @@ test('a bidirectional printer (Epson) may be read: the same query gets its answe
   assert.equal(epson.inReads, 1);
 });
 
-test('after a job usblp is re-attached to an Epson but not to a Zebra (CUPS no-reattach quirk)', async () => {
+test('usblp stays detached while the daemon holds the printer; on close it is re-attached to an Epson but not to a Zebra (CUPS no-reattach quirk)', async () => {
   const bus = new FakeUsbBus();
+  const claims = new InterfaceClaims(bus);
   const epson = bus.add({ vendorId: 0x04b8, productId: 0x0e28, serialNumber: 'EP1', ports: [1], kernelDriverBound: true });
   const zebra = bus.add({ vendorId: 0x0a5f, productId: 0x0166, serialNumber: 'ZB1', ports: [2], kernelDriverBound: true });
-  await transportFor(bus, epson).send(Buffer.from('receipt\n'));
-  await transportFor(bus, zebra).send(Buffer.from('^XA^XZ'));
+  await new UsbTransport({ ...optionsFor(epson, bus), claims }).send(Buffer.from('receipt\n'));
+  await new UsbTransport({ ...optionsFor(zebra, bus), claims }).send(Buffer.from('^XA^XZ'));
+  await new UsbTransport({ ...optionsFor(epson, bus), claims }).send(Buffer.from('again\n'));
+  assert.deepEqual([epson.kernelDetaches, epson.kernelReattaches, epson.kernelDriverBound], [1, 0, false]);
+  await claims.closeAll();
   assert.deepEqual([epson.kernelDetaches, epson.kernelReattaches, epson.kernelDriverBound], [1, 1, true]);
   assert.deepEqual([zebra.kernelDetaches, zebra.kernelReattaches, zebra.kernelDriverBound], [1, 0, false]);
 });
@@ -52,7 +57,7 @@ test('an unplug that fails the transfer in flight with LIBUSB_TRANSFER_ERROR (EP
   zebra.disconnectError = 'LIBUSB_TRANSFER_ERROR';
   const transport = new UsbTransport({ ...optionsFor(zebra, bus), chunkBytes: 16 * 1024 });
   await assert.rejects(transport.send(Buffer.alloc(50_000, 0x41)), (err: DeviceError) => {
-    assert.equal(err.code, 'DEVICE_GONE');
+    assert.equal(err.code, 'NO_DEVICE');
     assert.match(err.message, /the printer was disconnected after 16384 of 50000 bytes$/);
     return true;
   });
@@ -74,3 +79,44 @@ function optionsFor(device: FakeUsbDevice, bus: FakeUsbBus) {
   const { busNumber, portNumbers, vendorId, productId } = device.info;
   return { claims: new InterfaceClaims(bus), locator: { bus: busNumber, ports: portNumbers.join('.'), vendorId, productId, interface: 0 }, writeTimeoutMs: 1000 };
 }
+
+test('a timed-out transfer counts the bytes the printer took (actual_length), and a cancel cancels the transfer in flight', async () => {
+  const bus = new FakeUsbBus();
+  const zebra = bus.add({ vendorId: 0x0a5f, productId: 0x0166, serialNumber: 'Z3' });
+  zebra.acceptBytes = 10_000;
+  const transport = new UsbTransport({ ...optionsFor(zebra, bus), writeTimeoutMs: 60_000, chunkBytes: 16 * 1024 });
+  const controller = new AbortController();
+  const sending = transport.send(Buffer.alloc(50_000, 0x41), controller.signal);
+  await until('the printer stopped reading', () => zebra.acceptBytes === 0);
+  controller.abort();
+  await assert.rejects(sending, (err: DeviceError) => {
+    assert.equal(err.code, 'CANCELED');
+    assert.equal(err.bytesSent, 10_000);
+    return true;
+  });
+});
+
+test('a printer that stops reading is held within the hold limit and the job fails with WRITE_TIMEOUT after it', async () => {
+  const bus = new FakeUsbBus();
+  const zebra = bus.add({ vendorId: 0x0a5f, productId: 0x0166, serialNumber: 'Z4' });
+  zebra.acceptBytes = 100;
+  const transport = new UsbTransport({ ...optionsFor(zebra, bus), writeTimeoutMs: 20, holdLimitMs: 100 });
+  await assert.rejects(transport.send(Buffer.alloc(1000, 0x41)), (err: DeviceError) => {
+    assert.equal(err.code, 'WRITE_TIMEOUT');
+    assert.match(err.message, /after 100 of 1000 bytes$/);
+    return true;
+  });
+  assert.ok(zebra.transfers.length > 2, 'the rest was tried again until the limit');
+});
+
+test('a Zebra that answers ~HS on bulk IN is asked (the unidirectional quirk gave way); one that does not answer reads as silence', async () => {
+  const bus = new FakeUsbBus();
+  const zebra = bus.add({ vendorId: 0x0a5f, productId: 0x0166, serialNumber: 'Z5', hasInEndpoint: true });
+  zebra.inQueue.push(Buffer.from('\x02030,0,1,1218,000,0,0,0,000,0,0,0\x03\r\n\x02001,0,0,0,1,2,6,0,00000000,1,000\x03\r\n\x021234,0\x03\r\n', 'latin1'));
+  const transport = transportFor(bus, zebra);
+  const { zplUsbPreflight } = await import('../../src/kinds/usb/usb-bulk-status');
+  const paused = await zplUsbPreflight(transport, 100);
+  assert.equal(paused.kind, 'not-ready');
+  assert.deepEqual(paused.kind === 'not-ready' && paused.readiness.errors, ['Printer is paused (may need calibration — press the feed button)']);
+  assert.deepEqual(await zplUsbPreflight(transport, 100), { kind: 'silent' });
+});

@@ -7,10 +7,18 @@ import { testReceiptDocument } from '../test-receipt-document';
 import { UnsupportedDriver } from '../unsupported-driver';
 import { dpiFromModel } from './printer-dpi';
 import { UsbDiscovery } from './usb-discovery';
+import { escposUsbStatus, zplUsbPreflight, zplUsbStatus } from './usb-bulk-status';
 import { usbLocatorOf, usbPortStatus } from './usb-status';
 import { UsbTransport } from './usb-transport';
 
-/** A printer on the USB bus: ZPL printers take labels, PDF printers documents, the others are receipt (ESC/POS) printers. No pre-flight (seed 4.5.1 rule 3). */
+/** How long a USB printer is given to answer `~HS` or DLE EOT on bulk IN before it counts as send-only, ms. */
+const BULK_STATUS_MS = 700;
+
+/**
+ * A printer on the USB bus: ZPL printers take labels, PDF printers documents, the others are receipt (ESC/POS)
+ * printers. ZPL printers that answer `~HS` get the pre-flight; receipt printers never do (seed 4.5.1 rule 3), though
+ * their status is read.
+ */
 export const usbKind: PrinterKind = {
   name: 'usb',
   matches: (printer) => printer.connection.type === 'usb',
@@ -21,12 +29,17 @@ export const usbKind: PrinterKind = {
     if (!deps.usb) return new UnsupportedDriver(printer, 'USB is unavailable on this device (see GET /status warnings)');
     if (!locator) return new UnsupportedDriver(printer, 'the printer is not attached');
     const usb = deps.usb;
-    // a receipt printer's paper-out never fails a job; port status is a control request beside the job's bulk transfers
+    const transport = new UsbTransport({ claims: usb, locator, writeTimeoutMs: deps.timeouts.idleMs });
+    const zpl = printer.content === 'zpl';
+    const portStatus = () => usbPortStatus(usb, locator, Math.min(deps.timeouts.queryMs, 900));
+    // an office printer taking PDF is never sent a receipt printer's DLE EOT: it could print it
+    const bulkStatus = () => (zpl ? zplUsbStatus(transport, BULK_STATUS_MS) : printer.content === 'pdf' ? Promise.resolve(null) : escposUsbStatus(transport, BULK_STATUS_MS));
+    // a receipt printer's paper-out never fails a job; while a job is sent, port status (a control request) answers
     return new StreamDriver({
-      transport: new UsbTransport({ claims: usb, locator, writeTimeoutMs: deps.timeouts.idleMs }),
-      status: () => usbPortStatus(usb, locator, Math.min(deps.timeouts.queryMs, 900)),
+      transport,
+      status: async () => (transport.sending ? null : await bulkStatus()) ?? portStatus(),
       statusBesideJobs: true,
-      ...(printer.content === 'zpl' ? { queryMs: deps.timeouts.queryMs } : {}),
+      ...(zpl ? { preflight: () => zplUsbPreflight(transport, BULK_STATUS_MS), queryMs: deps.timeouts.queryMs } : {}),
     });
   },
   // a USB printer that names PDF in its 1284 command set (an office laser) takes documents as they are, like raw-tcp's
@@ -36,6 +49,7 @@ export const usbKind: PrinterKind = {
     if (printer.content === 'pdf') return { title: 'Test page', data: buildTestPagePdf(info), format: 'pdf', contentType: 'pdf_base64' };
     return testReceiptDocument(info);
   },
+  mayReturn: (path) => path.startsWith('usb_'),
   // labels are sent again (a duplicate beats a lost shipment); receipts are failed rather than printed twice
   interruptedJobs: (printer) => (printer.content === 'zpl' ? 'resend' : 'fail'),
 };

@@ -16,6 +16,7 @@ export interface UsbDiscoveryOptions {
 /** Finds printer-class devices (and the vendor-class ones CUPS's quirks name); reports attach and detach at once. */
 export class UsbDiscovery implements DiscoverySource {
   readonly name = 'usb';
+  readonly awaitedAtStart = true;
   /** Path and serial of each attached printer by bus address: a detach (which has no descriptors) is named from it, and a printer keeps its path while attached. */
   private readonly attached = new Map<string, { path: string; serial: string }>();
   /** The socket that last held each path, so a re-plugged printer gets its serial path back even while a twin is attached. */
