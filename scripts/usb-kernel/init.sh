@@ -16,6 +16,9 @@ if ! mount -t 9p -o trans=virtio,version=9p2000.L,msize=524288,cache=loose,ro ho
   echo "@@usb-kernel exit 125"
   poweroff -f
 fi
+# the guest's /tmp is a tmpfs of its own; a work tree under the host's /tmp (a clone there) stays visible through a bind
+root=$(sed -n 's/.*ppd\.root=\([^ ]*\).*/\1/p' /proc/cmdline)
+case "$root" in /tmp/*) mkdir -p /hosttmp && mount -o bind /host/tmp /hosttmp ;; esac
 mount -t proc proc /host/proc
 mount -t sysfs sysfs /host/sys
 mount -t configfs none /host/sys/kernel/config
@@ -23,6 +26,7 @@ mount -t devtmpfs devtmpfs /host/dev
 mkdir -p /host/dev/shm /host/dev/pts
 mount -t tmpfs tmpfs /host/dev/shm
 mount -t tmpfs tmpfs /host/tmp
+case "$root" in /tmp/*) mkdir -p "/host$root" && mount -o bind "/hosttmp${root#/tmp}" "/host$root" ;; esac
 mount -t tmpfs tmpfs /host/run
 echo "@@usb-kernel ready $(cut -d' ' -f1 /proc/uptime)"
 chroot /host /bin/sh "$run" < /dev/console > /dev/console 2>&1

@@ -69,7 +69,7 @@ function boot(pass, kernel, ramfs) {
     '-m', process.env.USB_KERNEL_MEM_MB ?? '1024',
     '-smp', smp, '-accel', `tcg${Number(smp) > 1 ? ',thread=multi' : ''}`,
     '-kernel', kernel.image, '-initrd', ramfs.path,
-    '-append', `console=ttyS0 quiet loglevel=3 oops=panic panic=-1 ppd.run=${runScript}`,
+    '-append', `console=ttyS0 quiet loglevel=3 oops=panic panic=-1 ppd.run=${runScript} ppd.root=${ROOT}`,
     '-virtfs', 'local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap',
     '-nic', 'none',
   ];
@@ -114,7 +114,7 @@ function guestScript(files, udevd) {
     `export SYSTEMD_IGNORE_CHROOT=1 USB_KERNEL_GUEST=1 USB_KERNEL_UDEVD=${udevd ? 1 : 0}`,
     `cd ${ROOT}`,
     udevd ? '[ -x /lib/systemd/systemd-udevd ] && /lib/systemd/systemd-udevd --daemon && udevadm trigger --action=add && udevadm settle' : ': no udevd',
-    process.env.USB_KERNEL_EXEC ? `exec ${process.env.USB_KERNEL_EXEC}` : `exec ${process.execPath} --import tsx --test --test-reporter=tap --test-concurrency=1 --test-timeout=${process.env.USB_KERNEL_TEST_TIMEOUT_MS ?? 180000} ${files.join(' ')}`,
+    process.env.USB_KERNEL_EXEC ? `exec ${process.env.USB_KERNEL_EXEC}` : `exec ${process.execPath} --import tsx --test --test-reporter=tap --test-concurrency=1 --test-timeout=${process.env.USB_KERNEL_TEST_TIMEOUT_MS ?? 300000} ${files.join(' ')}`,
     '',
   ].join('\n');
 }
