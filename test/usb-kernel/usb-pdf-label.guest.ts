@@ -49,7 +49,7 @@ test('a PDF label arrives as the same ZPL a network label printer gets for it, b
     await until('the gadget read the whole label', async () => (await gadget.received()).length >= expected.length + '~HS\r\n'.length, 30_000);
     const zpl = (await gadget.received()).toString('latin1');
     assert.equal(zpl, `~HS\r\n${expected}`, 'after the pre-flight, the bytes the network printer got');
-    const [label] = decodeLabels(zpl);
+    const [label] = decodeLabels(expected);
     const codes = (await readLabelBarcodes(label.bitmap, label.pw)).filter((r) => r.isValid).map((r) => `${r.format}:${r.text}`);
     assert.ok(codes.includes('Code128:1Z999AA10123456784'), JSON.stringify(codes));
   } finally {
