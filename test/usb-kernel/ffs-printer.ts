@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { closeSync, constants, mkdirSync, openSync, readSync, rmdirSync, symlinkSync, unlinkSync, writeFileSync, readdirSync, readFileSync, existsSync } from 'node:fs';
 import { read } from 'node:fs';
 import { join } from 'node:path';
-import type { GadgetSpec } from './gadget-configfs';
+import { writeGadgetDevice, type GadgetSpec } from './gadget-configfs';
 
 /** A command from the test (the same protocol as gadget-printer.ts, with its own `set` state). */
 export type FfsCommand = { op: 'received' } | { op: 'clear' } | { op: 'set'; state: Partial<FfsState> } | { op: 'stop' };
@@ -80,18 +80,8 @@ class FfsGadget {
   }
 
   create(): void {
-    const hex = (n: number) => `0x${n.toString(16).padStart(4, '0')}`;
     const { dir, spec } = this;
-    mkdirSync(dir);
-    writeFileSync(join(dir, 'idVendor'), hex(spec.vendorId));
-    writeFileSync(join(dir, 'idProduct'), hex(spec.productId));
-    writeFileSync(join(dir, 'bcdUSB'), '0x0200');
-    mkdirSync(join(dir, 'strings/0x409'));
-    writeFileSync(join(dir, 'strings/0x409/serialnumber'), spec.serialNumber);
-    writeFileSync(join(dir, 'strings/0x409/manufacturer'), spec.manufacturer);
-    writeFileSync(join(dir, 'strings/0x409/product'), spec.product);
-    mkdirSync(join(dir, 'configs/c.1/strings/0x409'), { recursive: true });
-    writeFileSync(join(dir, 'configs/c.1/strings/0x409/configuration'), 'printer');
+    writeGadgetDevice(dir, spec);
     mkdirSync(join(dir, `functions/ffs.${spec.name}`));
     symlinkSync(join(dir, `functions/ffs.${spec.name}`), join(dir, `configs/c.1/ffs.${spec.name}`));
     mkdirSync(this.mount, { recursive: true });

@@ -19,6 +19,21 @@ export interface GadgetSpec {
 }
 
 /** One printer gadget tree in configfs; `create` builds it and binds it to a free UDC. */
+/** Makes the gadget folder `dir` in configfs with the device descriptor and strings of `spec`, and one configuration c.1. */
+export function writeGadgetDevice(dir: string, spec: GadgetSpec): void {
+  const hex = (n: number) => `0x${n.toString(16).padStart(4, '0')}`;
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'idVendor'), hex(spec.vendorId));
+  writeFileSync(join(dir, 'idProduct'), hex(spec.productId));
+  writeFileSync(join(dir, 'bcdUSB'), '0x0200');
+  mkdirSync(join(dir, 'strings/0x409'));
+  writeFileSync(join(dir, 'strings/0x409/serialnumber'), spec.serialNumber);
+  writeFileSync(join(dir, 'strings/0x409/manufacturer'), spec.manufacturer);
+  writeFileSync(join(dir, 'strings/0x409/product'), spec.product);
+  mkdirSync(join(dir, 'configs/c.1/strings/0x409'), { recursive: true });
+  writeFileSync(join(dir, 'configs/c.1/strings/0x409/configuration'), 'printer');
+}
+
 export class ConfigfsPrinterGadget {
   /** The gadget side's character device (/dev/g_printerN), known after the first bind. */
   devicePath = '';
@@ -34,17 +49,7 @@ export class ConfigfsPrinterGadget {
   static create(spec: GadgetSpec): ConfigfsPrinterGadget {
     const gadget = new ConfigfsPrinterGadget(spec);
     const dir = gadget.dir;
-    const hex = (n: number) => `0x${n.toString(16).padStart(4, '0')}`;
-    mkdirSync(dir);
-    writeFileSync(join(dir, 'idVendor'), hex(spec.vendorId));
-    writeFileSync(join(dir, 'idProduct'), hex(spec.productId));
-    writeFileSync(join(dir, 'bcdUSB'), '0x0200');
-    mkdirSync(join(dir, 'strings/0x409'));
-    writeFileSync(join(dir, 'strings/0x409/serialnumber'), spec.serialNumber);
-    writeFileSync(join(dir, 'strings/0x409/manufacturer'), spec.manufacturer);
-    writeFileSync(join(dir, 'strings/0x409/product'), spec.product);
-    mkdirSync(join(dir, 'configs/c.1/strings/0x409'), { recursive: true });
-    writeFileSync(join(dir, 'configs/c.1/strings/0x409/configuration'), 'printer');
+    writeGadgetDevice(dir, spec);
     const fn = join(dir, `functions/printer.${spec.name}`);
     mkdirSync(fn);
     writeFileSync(join(fn, 'pnp_string'), spec.pnpString);
