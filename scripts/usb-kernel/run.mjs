@@ -3,7 +3,7 @@
 // 9p, and streams the tests' TAP output back from the serial console; exits with their status.
 // Usage: node scripts/usb-kernel/run.mjs [path filters...]
 // Boots twice: with udevd for every file, then without udevd for the *hotplug* files (both modes of src/usb/hotplug-mode.ts).
-// Env: USB_KERNEL_EXEC='<command>' runs that instead of the tests (to look around); USB_KERNEL_UDEVD=0 (or 1) boots once, without (with) udevd; USB_KERNEL_SMP (2), USB_KERNEL_MEM_MB (1024), USB_KERNEL_LIMIT_S (900).
+// Env: USB_KERNEL_EXEC='<command>' runs that instead of the tests (to look around); USB_KERNEL_UDEVD=0 (or 1) boots once, without (with) udevd; USB_KERNEL_SMP (2), USB_KERNEL_MEM_MB (1024), USB_KERNEL_LIMIT_S (1800: a hang guard; the suite takes about 5 min alone, 16 min on a host loaded twice over).
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -77,7 +77,7 @@ function boot(pass, kernel, ramfs) {
   let readyAt = 0;
   let code = null;
   const qemu = spawn('qemu-system-x86_64', args, { stdio: ['ignore', 'pipe', 'inherit'] });
-  const limitS = Number(process.env.USB_KERNEL_LIMIT_S ?? 900);
+  const limitS = Number(process.env.USB_KERNEL_LIMIT_S ?? 1800);
   const limit = setTimeout(() => {
     console.error(`# usb-kernel: no exit within ${limitS} s; stopping the guest`);
     qemu.kill('SIGTERM');
