@@ -11,6 +11,7 @@ import { createLogger } from '../../src/log';
 import { startInProcess, type InProcessDaemon } from '../helpers/in-process-daemon';
 import { until, valueWithin } from '../helpers/until';
 import { GadgetPrinter, zebraSpec } from './gadget-client';
+import { listedPrinter } from './listed-printer';
 
 const WITH_UDEVD = process.env.USB_KERNEL_UDEVD !== '0';
 const PATH = 'usb_sn_HOTPLUG01';
@@ -36,10 +37,7 @@ after(async () => {
   await gadget?.stop();
 });
 
-async function listed(path: string): Promise<any> {
-  const res = await d.api('GET', `/printers/${path}`);
-  return res.status === 200 ? res.body.result.content : null;
-}
+const listed = (path: string): Promise<any> => listedPrinter(d, path);
 
 test(`the start-up says how hotplug works (${WITH_UDEVD ? 'udevd' : 'no udevd'})`, async () => {
   const warnings: string[] = (await d.api('GET', '/status')).body.result.content.warnings;

@@ -10,6 +10,7 @@ import { ZplPrinterEmulator } from '../fixtures/zebra-tcp-printer';
 import { readLabelBarcodes } from '../render/barcode-reader';
 import { decodeLabels } from '../render/zpl-label-decode';
 import { GadgetPrinter, zebraSpec } from './gadget-client';
+import { listedPrinter } from './listed-printer';
 
 const PATH = 'usb_sn_D4J2PDF01';
 let gadget: GadgetPrinter;
@@ -24,10 +25,7 @@ after(async () => {
   await gadget?.stop();
 });
 
-async function listed(path: string): Promise<any> {
-  const res = await d.api('GET', `/printers/${path}`);
-  return res.status === 200 ? res.body.result.content : null;
-}
+const listed = (path: string): Promise<any> => listedPrinter(d, path);
 
 test('a PDF label arrives as the same ZPL a network label printer gets for it, byte for byte, its barcode readable', async () => {
   const usb = await valueWithin(`${PATH} is listed`, 30_000, () => listed(PATH));

@@ -5,6 +5,7 @@ import { libusbBackend } from '../../src/usb/libusb-backend';
 import { startInProcess, type InProcessDaemon } from '../helpers/in-process-daemon';
 import { until, valueWithin } from '../helpers/until';
 import { GadgetPrinter, zebraSpec } from './gadget-client';
+import { listedPrinter } from './listed-printer';
 
 const PATH = 'usb_sn_D4J211111';
 let gadget: GadgetPrinter;
@@ -32,10 +33,7 @@ function usbfsHandles(): number {
   }).length;
 }
 
-async function listed(path: string): Promise<any> {
-  const res = await d.api('GET', `/printers/${path}`);
-  return res.status === 200 ? res.body.result.content : null;
-}
+const listed = (path: string): Promise<any> => listedPrinter(d, path);
 
 test('discovery finds the gadget by its serial, as a ZPL printer named from its IEEE 1284 id', async () => {
   const printer = await valueWithin(`${PATH} is listed`, 30_000, () => listed(PATH));

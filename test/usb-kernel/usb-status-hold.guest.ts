@@ -7,6 +7,7 @@ import { startInProcess, type InProcessDaemon } from '../helpers/in-process-daem
 import { tempDir } from '../helpers/temp-dir';
 import { until, valueWithin } from '../helpers/until';
 import { GadgetPrinter, zebraSpec } from './gadget-client';
+import { listedPrinter } from './listed-printer';
 
 const PATH = 'usb_sn_HOLD1';
 const EPSON_PATH = 'usb_sn_TMSTAT1';
@@ -24,10 +25,7 @@ after(async () => {
   await gadget?.stop();
 });
 
-async function listed(path: string): Promise<any> {
-  const res = await d.api('GET', `/printers/${path}`);
-  return res.status === 200 ? res.body.result.content : null;
-}
+const listed = (path: string): Promise<any> => listedPrinter(d, path);
 
 async function job(id: string): Promise<any> {
   return (await d.api('GET', `/jobs/${id}`)).body.result.content;
