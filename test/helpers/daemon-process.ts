@@ -91,9 +91,9 @@ export async function startDaemon(options: StartOptions = {}): Promise<DaemonHan
       }
     };
     proc.stdout!.on('data', onData);
-    proc.once('exit', (code) => {
+    proc.once('exit', (code, signal) => {
       clearTimeout(timer);
-      fail(new Error(`daemon exited with ${code}\nstdout: ${out}\nstderr: ${err}`));
+      fail(new Error(`daemon exited with ${code ?? signal}\nstdout: ${out}\nstderr: ${err}`));
     });
   });
   const baseUrl = `http://127.0.0.1:${port}`;
