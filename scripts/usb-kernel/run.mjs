@@ -3,7 +3,7 @@
 // 9p, and streams the tests' TAP output back from the serial console; exits with their status.
 // Usage: node scripts/usb-kernel/run.mjs [path filters...]
 // Boots twice: with udevd for every file, then without udevd for the *hotplug* files (both modes of src/usb/hotplug-mode.ts).
-// Env: USB_KERNEL_EXEC='<command>' runs that instead of the tests (to look around); USB_KERNEL_UDEVD=0 (or 1) boots once, without (with) udevd; USB_KERNEL_SMP (2), USB_KERNEL_MEM_MB (1024), USB_KERNEL_CPU (Nehalem: under qemu's default qemu64 model, Node's V8 crashes at random, SIGSEGV, SIGTRAP, or wasm 'unreachable' and 'out of bounds' in zxing), USB_KERNEL_LIMIT_S (1800: a hang guard; the suite takes about 5 min alone, 16 min on a host loaded twice over).
+// Env: USB_KERNEL_EXEC='<command>' runs that instead of the tests (to look around); USB_KERNEL_UDEVD=0 (or 1) boots once, without (with) udevd; USB_KERNEL_SMP (2), USB_KERNEL_MEM_MB (1024), USB_KERNEL_CPU (Nehalem: under qemu's default qemu64 model, Node's V8 crashes at random, SIGSEGV, SIGTRAP, or wasm 'unreachable' and 'out of bounds' in zxing), USB_KERNEL_LIMIT_S (1800: a hang guard; the suite takes about 10 min alone), USB_KERNEL_TCG_THREAD (single: with multi-threaded TCG, V8 in the guest crashed every few runs).
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -70,7 +70,9 @@ function boot(pass, kernel, ramfs) {
     // qemu64 lacks SSSE3/SSE4.1, and V8's code for such a CPU crashed under TCG (a daemon dead by a signal, zxing's wasm
     // trapping after two reads); a Nehalem model ran the same reads clean
     '-cpu', process.env.USB_KERNEL_CPU ?? 'Nehalem',
-    '-smp', smp, '-accel', `tcg${Number(smp) > 1 ? ',thread=multi' : ''}`,
+    // one host thread runs both vCPUs: under multi-threaded TCG, V8 crashed in the guest (a SIGTRAP or SIGSEGV within
+    // 30 zxing reads, every run; none in 30 with one thread), ~1.6x slower
+    '-smp', smp, '-accel', `tcg,thread=${process.env.USB_KERNEL_TCG_THREAD ?? 'single'}`,
     '-kernel', kernel.image, '-initrd', ramfs.path,
     '-append', `console=ttyS0 quiet loglevel=3 oops=panic panic=-1 ppd.run=${runScript} ppd.root=${ROOT}`,
     '-virtfs', 'local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap',
