@@ -67,8 +67,8 @@ function boot(pass, kernel, ramfs) {
   const args = [
     '-nographic', '-no-reboot',
     '-m', process.env.USB_KERNEL_MEM_MB ?? '1024',
-    // qemu64 lacks SSSE3/SSE4.1, and V8's code for such a CPU crashed under TCG (a daemon dead by a signal, zxing's wasm
-    // trapping after two reads); a Nehalem model ran the same reads clean
+    // V8 in the guest: under qemu64 (no SSSE3/SSE4.1) zxing's wasm trapped after two reads; under Nehalem with
+    // multi-threaded TCG it still crashed within 30; Nehalem on one TCG thread ran 60 clean
     '-cpu', process.env.USB_KERNEL_CPU ?? 'Nehalem',
     // one host thread runs both vCPUs: under multi-threaded TCG, V8 crashed in the guest (a SIGTRAP or SIGSEGV within
     // 30 zxing reads, every run; none in 30 with one thread), ~1.6x slower
