@@ -29,6 +29,9 @@ export class Http1Front {
   private readonly servers: Server[] = [];
   private readonly pairs = new Set<{ client: Socket; upstream: Socket | null }>();
   private dir: string | null = null;
+  private whenEmpty: (() => void) | null = null;
+  /** Relays whose first bytes (PROXY header and head) are not yet written to uWS's socket. */
+  private readonly delivering = new Set<Promise<void>>();
   private sockets = 0;
 
   constructor(private readonly options: Http1FrontOptions) {}
@@ -60,22 +63,43 @@ export class Http1Front {
     this.dir = null;
   }
 
-  /** Ends every open connection's upstream half (uWS then closes it), destroying what is still open a second later. */
-  endConnections(): void {
+  /** Resolves once the first bytes of every relay started so far are written to uWS's socket (or the relay failed). */
+  async delivered(): Promise<void> {
+    await Promise.all([...this.delivering]);
+  }
+
+  /**
+   * Ends every open connection's upstream half (uWS then closes it, and the client gets what uWS sent, then FIN);
+   * resolves once every client connection closed, destroying what is still open after a second.
+   */
+  async endConnections(): Promise<void> {
+    if (this.pairs.size === 0) return;
     for (const pair of this.pairs) {
       if (pair.upstream) pair.upstream.end();
       else pair.client.destroy();
-      setTimeout(() => {
-        pair.upstream?.destroy();
-        pair.client.destroy();
-      }, 1000).unref();
     }
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        for (const pair of this.pairs) {
+          pair.upstream?.destroy();
+          pair.client.destroy();
+        }
+        resolve();
+      }, 1000);
+      this.whenEmpty = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
   }
 
   private accept(client: Socket, backendPath: string): void {
     const pair: { client: Socket; upstream: Socket | null } = { client, upstream: null };
     this.pairs.add(pair);
-    client.on('close', () => this.pairs.delete(pair));
+    client.on('close', () => {
+      this.pairs.delete(pair);
+      if (this.pairs.size === 0) this.whenEmpty?.();
+    });
     client.on('error', () => client.destroy());
     const limit = this.options.headLimitBytes ?? 8192;
     const chunks: Buffer[] = [];
@@ -110,10 +134,19 @@ export class Http1Front {
   private relay(client: Socket, backendPath: string, first: Buffer): Socket {
     const upstream = connect({ path: backendPath, allowHalfOpen: true });
     upstream.write(proxyV2Header({ address: client.remoteAddress, port: client.remotePort }, { address: client.localAddress, port: client.localPort }));
-    upstream.write(first);
+    const delivery: Promise<void> = new Promise<void>((resolve) => {
+      upstream.write(first, () => resolve());
+      upstream.once('close', () => resolve());
+    }).finally(() => this.delivering.delete(delivery));
+    this.delivering.add(delivery);
     let forwarding = true;
+    // what the client still sends is read and dropped; its side closes once uWS's side did
     const stopForwarding = () => {
       forwarding = false;
+      client.resume();
+    };
+    const close = () => {
+      stopForwarding();
       lingerClose(client);
     };
     holdDestroyUntilRead(upstream, stopForwarding);
@@ -130,9 +163,9 @@ export class Http1Front {
     client.resume();
     upstream.pipe(client);
     // uWS's FIN comes after all it sent: forward nothing more
-    upstream.on('end', stopForwarding);
+    upstream.on('end', close);
     upstream.on('error', () => upstream.destroy());
-    upstream.on('close', stopForwarding);
+    upstream.on('close', close);
     client.on('error', () => client.destroy());
     client.on('close', () => upstream.destroy());
     return upstream;
@@ -160,6 +193,8 @@ function holdDestroyUntilRead(upstream: Socket, stopWriting: () => void): void {
     if (!err || upstream.readableEnded) return destroy();
     if (!holding) {
       holding = true;
+      // Node marks the readable side errored with a failed write too (writable.js onwrite); the answer is still to be read
+      (upstream as unknown as { _readableState: { errored: Error | null } })._readableState.errored = null;
       stopWriting();
       upstream.once('end', () => destroy());
       setTimeout(() => destroy(), LINGER_MS).unref();

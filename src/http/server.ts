@@ -130,13 +130,19 @@ export class HttpServer {
 
   /** Stops accepting connections, closes WebSockets (1001), then resolves when in-flight requests are answered (or after `graceMs`). */
   async close(graceMs = 5000): Promise<void> {
+    const front = this.deps.front;
+    if (front) {
+      front.stopAccepting();
+      // the requests the front has passed on are uWS's before its sockets close: it reads them in the next poll phase
+      await front.delivered();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
     for (const socket of this.listeners.splice(0)) this.deps.uws.us_listen_socket_close(socket);
-    this.deps.front?.stopAccepting();
     this.hub.closeAll();
     try {
       await this.drain(graceMs);
     } finally {
-      this.deps.front?.endConnections();
+      await this.deps.front?.endConnections();
     }
   }
 

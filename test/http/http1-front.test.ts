@@ -2,7 +2,9 @@
 // once, HTTP/1.0 and absolute-form are served, and the handler still sees the client's own address.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import net from 'node:net';
+import { once } from 'node:events';
 import { Http1Front } from '../../src/http/http1-front';
 import type { Route } from '../../src/http/route';
 import { silentLogger } from '../../src/log';
@@ -84,4 +86,47 @@ test('after close the port refuses connections', async () => {
   const closing = await startHttpServer({ routes, front });
   await closing.stop();
   await assert.rejects(callApi(`http://127.0.0.1:${closing.port}`, TEST_KEY, 'GET', '/status'), /ECONNREFUSED/);
+});
+
+test('a refusal answered while the body still arrives reaches the client every time (uWS closes at once; the front reads its answer first)', async () => {
+  const MiB = 1024 * 1024;
+  const upload: Route = { method: 'put', path: '/upload', summary: 'raw bytes', tag: 't', rawBody: true, handler: (req) => ({ message: 'Stored', content: { bytes: (req.body as Buffer).length } }) };
+  const budget = await startHttpServer({ routes: [upload], front: new Http1Front({ logger: silentLogger }), policy: { maxBodyBytes: () => 4 * MiB, allowedOrigins: () => ['*'] } });
+  const put = (length: number | null) => {
+    const headers: Record<string, string> = { 'X-API-Key': TEST_KEY, 'Content-Type': 'application/octet-stream' };
+    if (length === null) headers['Transfer-Encoding'] = 'chunked';
+    else headers['Content-Length'] = String(length);
+    const req = http.request({ host: '127.0.0.1', port: budget.port, method: 'PUT', path: '/api/v1/upload', headers, agent: false });
+    const answer = new Promise<number | string>((resolve) => {
+      req.on('response', (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', (err) => resolve(err.message));
+    });
+    req.flushHeaders();
+    return { req, answer };
+  };
+  const send = async (req: http.ClientRequest, bytes: number) => {
+    const piece = Buffer.alloc(64 * 1024);
+    for (let sent = 0; sent < bytes; sent += piece.length) if (!req.write(piece)) await once(req, 'drain');
+  };
+  try {
+    // 3 MiB declared holds most of the 4 MiB budget; each chunked upload is refused once it grows past the rest
+    const held = put(3 * MiB);
+    await send(held.req, MiB);
+    const answers: Array<number | string> = [];
+    for (let i = 0; i < 8; i += 1) {
+      const refused = put(null);
+      const growing = send(refused.req, 3 * MiB).catch(() => undefined);
+      answers.push(await refused.answer);
+      refused.req.destroy();
+      await growing;
+    }
+    assert.deepEqual(answers, Array(8).fill(503));
+    held.req.destroy();
+    await held.answer;
+  } finally {
+    await budget.stop();
+  }
 });
