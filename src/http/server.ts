@@ -125,7 +125,8 @@ export class HttpServer {
     const app = this.deps.uws.App();
     this.mountIpp(app, false);
     app.any('/*', (res, req) => this.notFound(res, req));
-    return this.bind(app, host, port);
+    // IPP clients (CUPS, ipptool, phones) send HTTP/1.1 in origin form: this port goes without the front and its cost
+    return this.bindTcp(app, host, port);
   }
 
   /** Stops accepting connections, closes WebSockets (1001), then resolves when in-flight requests are answered (or after `graceMs`). */
