@@ -9,11 +9,11 @@ import { join } from 'node:path';
 import type { Logger } from '../log';
 import { envelope } from './envelope';
 import { proxyV2Header } from './proxy-header';
-import { headEnd, judgeHead } from './request-head';
+import { headEnd, judgeHead, type HeadVerdict } from './request-head';
 import { moduleOf } from './server';
 import { currentRuntime, uwsBuildFor } from '../native/uws-builds';
 
-/** Limits of the front: a first head longer than `headLimitBytes` goes on unjudged (uWS refuses long heads itself). */
+/** Limits of the front: a first head longer than `headLimitBytes` (default 8 KiB) is refused with 431. */
 export interface Http1FrontOptions {
   logger: Logger;
   headLimitBytes?: number;
@@ -22,7 +22,8 @@ export interface Http1FrontOptions {
 
 /** How long a client may go on sending after uWS closed its connection (RFC 9112 section 9.6's lingering close). */
 const LINGER_MS = 2000;
-const STATUS_LINE = { 400: '400 Bad Request', 505: '505 HTTP Version Not Supported' } as const;
+const STATUS_LINE = { 400: '400 Bad Request', 431: '431 Request Header Fields Too Large', 505: '505 HTTP Version Not Supported' } as const;
+const MESSAGE = { 400: 'Invalid request', 431: 'Request header fields too large', 505: 'HTTP version not supported' } as const;
 
 /** Listens on TCP ports for one uWS app each and relays every connection to that app's unix socket. */
 export class Http1Front {
@@ -114,9 +115,10 @@ export class Http1Front {
       client.pause();
       client.off('data', onData);
       clearTimeout(timer);
-      const verdict = end < 0 ? { pass: Buffer.alloc(0) } : judgeHead(bytes.subarray(0, end));
+      // uWS 20.30 closes a long head that comes in two reads unanswered: the front answers for it
+      const verdict = end < 0 || end > limit ? tooLong(bytes, limit) : judgeHead(bytes.subarray(0, end));
       if ('status' in verdict) return this.refuse(client, verdict.status, verdict.reason, verdict.target);
-      pair.upstream = this.relay(client, backendPath, end < 0 ? bytes : Buffer.concat([verdict.pass, bytes.subarray(end)]));
+      pair.upstream = this.relay(client, backendPath, Buffer.concat([verdict.pass, bytes.subarray(end)]));
     };
     client.on('data', onData);
     client.on('end', () => {
@@ -124,8 +126,8 @@ export class Http1Front {
     });
   }
 
-  private refuse(client: Socket, status: 400 | 505, reason: string, target: string): void {
-    const body = JSON.stringify(envelope(status, moduleOf(target.split('?')[0]), status === 400 ? 'Invalid request' : 'HTTP version not supported', { message: reason }));
+  private refuse(client: Socket, status: 400 | 431 | 505, reason: string, target: string): void {
+    const body = JSON.stringify(envelope(status, moduleOf(target.split('?')[0]), MESSAGE[status], { message: reason }));
     const head = `HTTP/1.1 ${STATUS_LINE[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`;
     this.options.logger.debug('request head refused before uWS', { status, reason });
     client.end(head + body);
@@ -170,6 +172,11 @@ export class Http1Front {
     client.on('close', () => upstream.destroy());
     return upstream;
   }
+}
+
+function tooLong(bytes: Buffer, limit: number): HeadVerdict {
+  const line = bytes.subarray(0, Math.min(bytes.length, 200)).toString('latin1').split(/\r?\n/, 1)[0];
+  return { status: 431, reason: `the request head is over ${limit} bytes`, target: line.split(' ')[1] ?? '' };
 }
 
 /**

@@ -1,7 +1,7 @@
 // The first-head judge of the Http1Front: what passes unchanged, what is rewritten, what is refused and why.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { headEnd, judgeHead } from '../../src/http/request-head';
+import { headEnd, judgeHead, MAX_FIELDS } from '../../src/http/request-head';
 import { addressBytes, proxyV2Header } from '../../src/http/proxy-header';
 
 const judge = (text: string) => judgeHead(Buffer.from(text, 'latin1'));
@@ -48,6 +48,16 @@ test('refused with 400, each naming its fault: NUL, bare LF, obs-fold, space bef
   assert.match(refused('GET  / HTTP/1.1\r\nHost: a\r\n\r\n').reason, /request line/);
   assert.match(refused('CONNECT a:443 HTTP/1.1\r\nHost: a\r\n\r\n').reason, /neither a path nor an absolute URL/);
   for (const head of ['GET /a\0b HTTP/1.1\r\n\r\n', 'GET / HTTP/1.1\r\nHost : a\r\n\r\n']) assert.equal(refused(head).status, 400);
+});
+
+test('a control byte in a field value is 400 (HTAB is allowed); more than MAX_FIELDS fields is 431', () => {
+  assert.match(refused('GET / HTTP/1.1\r\nHost: a\r\nContent-Type: \x01\x02\r\n\r\n').reason, /value of header field Content-Type holds a control byte/);
+  assert.equal(passed('GET / HTTP/1.1\r\nHost: a\r\nX: a\tb\r\n\r\n'), 'GET / HTTP/1.1\r\nHost: a\r\nX: a\tb\r\n\r\n');
+  const fields = (n: number) => Array.from({ length: n }, (_, i) => `X-${i}: v\r\n`).join('');
+  assert.ok('pass' in judge(`GET / HTTP/1.1\r\n${fields(MAX_FIELDS)}\r\n`));
+  const many = refused(`GET / HTTP/1.1\r\n${fields(MAX_FIELDS + 1)}\r\n`);
+  assert.equal(many.status, 431);
+  assert.match(many.reason, new RegExp(`${MAX_FIELDS + 1} header fields`));
 });
 
 test('a major version other than 1 is 505', () => {
