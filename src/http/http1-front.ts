@@ -175,7 +175,8 @@ export class Http1Front {
 }
 
 function tooLong(bytes: Buffer, limit: number): HeadVerdict {
-  const line = bytes.subarray(0, Math.min(bytes.length, 200)).toString('latin1').split(/\r?\n/, 1)[0];
+  const lineEnd = bytes.indexOf('\n');
+  const line = bytes.subarray(0, lineEnd < 0 ? bytes.length : lineEnd).toString('latin1');
   return { status: 431, reason: `the request head is over ${limit} bytes`, target: line.split(' ')[1] ?? '' };
 }
 
