@@ -13,7 +13,10 @@ import { headEnd, judgeHead, type HeadVerdict } from './request-head';
 import { moduleOf } from './server';
 import { currentRuntime, uwsBuildFor } from '../native/uws-builds';
 
-/** Limits of the front: a first head longer than `headLimitBytes` (default 8 KiB) is refused with 431. */
+/**
+ * Limits of the front: a first head longer than `headLimitBytes` (default 64 KiB; uWS reads what the front passes on
+ * in one read) is refused with 431, once its request line is in (up to 1 MiB) so the envelope names its path.
+ */
 export interface Http1FrontOptions {
   logger: Logger;
   headLimitBytes?: number;
@@ -22,6 +25,8 @@ export interface Http1FrontOptions {
 
 /** How long a client may go on sending after uWS closed its connection (RFC 9112 section 9.6's lingering close). */
 const LINGER_MS = 2000;
+/** How much of an over-long head is read to find the end of its request line. */
+const REQUEST_LINE_CAP = 1024 * 1024;
 const STATUS_LINE = { 400: '400 Bad Request', 431: '431 Request Header Fields Too Large', 505: '505 HTTP Version Not Supported' } as const;
 const MESSAGE = { 400: 'Invalid request', 431: 'Request header fields too large', 505: 'HTTP version not supported' } as const;
 
@@ -102,7 +107,7 @@ export class Http1Front {
       if (this.pairs.size === 0) this.whenEmpty?.();
     });
     client.on('error', () => client.destroy());
-    const limit = this.options.headLimitBytes ?? 8192;
+    const limit = this.options.headLimitBytes ?? 65_536;
     const chunks: Buffer[] = [];
     let size = 0;
     const timer = setTimeout(() => client.destroy(), this.options.headTimeoutMs ?? 10_000);
@@ -111,7 +116,7 @@ export class Http1Front {
       size += chunk.length;
       const bytes = chunks.length === 1 ? chunk : Buffer.concat(chunks);
       const end = headEnd(bytes);
-      if (end < 0 && size < limit) return;
+      if (end < 0 && (size < limit || (bytes.indexOf('\n') < 0 && size < REQUEST_LINE_CAP))) return;
       client.pause();
       client.off('data', onData);
       clearTimeout(timer);

@@ -111,15 +111,20 @@ test('Content-Length fields that disagree: 400 with Connection: close, and the h
   assert.equal(printed, before);
 });
 
-test('a head over 8 KiB (a long target, with a Content-Length that is no number): 431 with Connection: close, and the handler never runs', async () => {
+test('a Content-Length that is not a number of bytes in a long head: 400 naming it (uWS 20.30) or 431 (uWS 20.57), with Connection: close, and the handler never runs', async () => {
   const before = printed;
-  // uWS 20.57 refuses any head over 4 KiB itself; before uWS 20.30 the front refuses heads over 8 KiB (20.30 alone
-  // closes a long head unanswered when it spans two reads, as over a real network)
+  // uWS 20.30 closes such a request unanswered, except when its head spans reads (a long target, as the fuzzer found);
+  // then our code sees it. uWS 20.57 refuses any head over 4 KiB itself, before our code.
   const head = `POST /api/v1/print/${'p'.repeat(55_000)} HTTP/1.1\r\nHost: a\r\n${KEY}Content-Type: application/json\r\nContent-Length: 1e3x\r\n\r\n{}`;
   const outcome = await rawExchange(server.port, head, { answers: 1, close: true });
   assert.equal(outcome.responses.length, 1);
   assert.equal(header(outcome.responses[0], 'connection'), 'close');
-  assert.equal(outcome.responses[0].status, 431);
+  if (UWS_20_57) {
+    assert.equal(outcome.responses[0].status, 431);
+  } else {
+    assert.equal(outcome.responses[0].status, 400);
+    assert.match(JSON.parse(outcome.responses[0].body).result.content.message, /Content-Length/);
+  }
   assert.equal(printed, before);
 });
 

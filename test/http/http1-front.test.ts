@@ -57,12 +57,17 @@ test('bare LF, NUL, obs-fold, a space before the colon: 400 at once, naming the 
   }
 });
 
-test('a head over 8 KiB, whole or still arriving: 431 and close', async () => {
-  for (const request of [`GET /api/v1/status HTTP/1.1\r\nHost: a\r\n${KEY}X-Big: ${'b'.repeat(9000)}\r\n\r\n`, `GET /api/v1/status HTTP/1.1\r\nHost: a\r\nX-Big: ${'b'.repeat(9000)}`]) {
+test('a head over 64 KiB, whole or still arriving: 431 and close, the envelope naming its path', async () => {
+  for (const request of [`GET /api/v1/status HTTP/1.1\r\nHost: a\r\n${KEY}X-Big: ${'b'.repeat(70_000)}\r\n\r\n`, `GET /api/v1/status HTTP/1.1\r\nHost: a\r\nX-Big: ${'b'.repeat(70_000)}`]) {
     const outcome = await rawExchange(server.port, request, { answers: 1, close: true }, 3000);
     assert.equal(outcome.responses[0].status, 431);
-    assert.match(JSON.parse(outcome.responses[0].body).result.content.message, /over 8192 bytes/);
+    assert.match(JSON.parse(outcome.responses[0].body).result.content.message, /over 65536 bytes/);
+    assert.equal(JSON.parse(outcome.responses[0].body).result.module, '/status');
   }
+  const longPath = `/api/v1/print/${'p'.repeat(80_000)}`;
+  const outcome = await rawExchange(server.port, `POST ${longPath} HTTP/1.1\r\nHost: a\r\n\r\n`, { answers: 1, close: true }, 3000);
+  assert.equal(outcome.responses[0].status, 431);
+  assert.equal(JSON.parse(outcome.responses[0].body).result.module, longPath.slice('/api/v1'.length), 'the whole path, though past the limit');
 });
 
 test('an HTTP/2 preface on the HTTP/1.1 port: 505 and close', async () => {
