@@ -33,6 +33,7 @@ import { webhookRoutes } from './http/routes/webhooks';
 import { consoleMount } from './http/console-site';
 import { HttpServer } from './http/server';
 import { loadUws } from './http/uws';
+import { frontForRuntime } from './http/http1-front';
 import { AppError } from './errors';
 import { kindOf, kindServing, PRINTER_KINDS, reportedDpi, type KindDeps } from './kinds';
 import type { Logger } from './log';
@@ -220,6 +221,7 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
   if (options.console && !webConsole) warnings.push('web console not built: run npm run build');
   const server = new HttpServer({
     uws: loadUws({ nativeDir: options.nativeDir, mainScript: process.argv[1] }),
+    front: frontForRuntime(logger),
     afterLargeBody: collectGarbageSoon,
     routes,
     auth: new ApiAuth(() => settings.value.apiKey, new FailureLimiter({ maxFailures: 20, windowMs: 60_000 })),

@@ -8,6 +8,7 @@ import { readBody } from './body-reader';
 import { splitStringField } from './json-string-field';
 import { corsHeaders, preflightHeaders } from './cors';
 import { envelope, envelopeJson, type Envelope } from './envelope';
+import type { Http1Front } from './http1-front';
 import type { ApiAuth } from './auth';
 import type { ApiReply, ApiRequest, Route } from './route';
 import { SocketHub } from './socket-hub';
@@ -39,6 +40,8 @@ export interface HttpServerDeps {
   sockets?: readonly SocketRoute[];
   /** Overrides of DEFAULT_SOCKET_SETTINGS. */
   socketSettings?: Partial<SocketSettings>;
+  /** Set for a uWS build that holds malformed or HTTP/1.0 heads silently (UwsBuild.answersEveryHead false): it takes the TCP ports. */
+  front?: Http1Front;
   /** IPP of shared printers at `/ipp/print/<id>` and their icon at `/ipp/icon.png`, without the API key (printer-sharing.md); absent: 404. */
   ipp?: { handle: IppEndpoint; icon: Buffer };
 }
@@ -113,7 +116,8 @@ export class HttpServer {
   /** Starts an HTTPS listener with the given certificate; resolves with the bound port. */
   listenTls(host: string, port: number, tls: TlsFiles): Promise<number> {
     const app = this.deps.uws.SSLApp({ cert_file_name: tls.certFile, key_file_name: tls.keyFile });
-    return this.bind(this.mount(app, true), host, port);
+    // TLS is uWS's own on every build: the front cannot read a head inside it
+    return this.bindTcp(this.mount(app, true), host, port);
   }
 
   /** Starts the IPP port's listener: `/ipp/print/<id>` only, everything else 404; resolves with the bound port. */
@@ -121,13 +125,29 @@ export class HttpServer {
     const app = this.deps.uws.App();
     this.mountIpp(app, false);
     app.any('/*', (res, req) => this.notFound(res, req));
-    return this.bind(app, host, port);
+    // IPP clients (CUPS, ipptool, phones) send HTTP/1.1 in origin form: this port goes without the front and its cost
+    return this.bindTcp(app, host, port);
   }
 
   /** Stops accepting connections, closes WebSockets (1001), then resolves when in-flight requests are answered (or after `graceMs`). */
   async close(graceMs = 5000): Promise<void> {
+    const front = this.deps.front;
+    if (front) {
+      front.stopAccepting();
+      // the requests the front has passed on are uWS's before its sockets close: it reads them in the next poll phase
+      await front.delivered();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
     for (const socket of this.listeners.splice(0)) this.deps.uws.us_listen_socket_close(socket);
     this.hub.closeAll();
+    try {
+      await this.drain(graceMs);
+    } finally {
+      await this.deps.front?.endConnections();
+    }
+  }
+
+  private async drain(graceMs: number): Promise<void> {
     if (this.inFlight === 0) return;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, graceMs);
@@ -138,7 +158,21 @@ export class HttpServer {
     });
   }
 
-  private bind(app: TemplatedApp, host: string, port: number): Promise<number> {
+  private async bind(app: TemplatedApp, host: string, port: number): Promise<number> {
+    const front = this.deps.front;
+    if (!front) return this.bindTcp(app, host, port);
+    const path = front.backendPath();
+    await new Promise<void>((resolve, reject) => {
+      app.listen_unix((socket) => {
+        if (!socket) return reject(new Error(`cannot listen on ${path}`));
+        this.listeners.push(socket);
+        resolve();
+      }, path);
+    });
+    return front.listen(host, port, path);
+  }
+
+  private bindTcp(app: TemplatedApp, host: string, port: number): Promise<number> {
     return new Promise((resolve, reject) => {
       app.listen(host, port, (socket) => {
         if (!socket) {
@@ -257,6 +291,7 @@ export class HttpServer {
       query: req.getQuery() ?? '',
       headers,
       address: null,
+      proxied: this.deps.front !== undefined,
       reserved: 0,
       closeAfter: false,
     };
@@ -497,6 +532,8 @@ interface Exchange {
   query: string;
   headers: Record<string, string>;
   address: string | null;
+  /** Reached through the Http1Front: the client's address is the one its PROXY header gave. */
+  proxied: boolean;
   /** Large-body bytes taken from the budget, given back when the answer is sent. */
   reserved: number;
   /** Close the connection after the answer: the request's framing cannot be trusted. */
@@ -533,7 +570,10 @@ function declaredLength(exchange: Exchange): number | null {
 }
 
 function remoteAddress(exchange: Exchange): string {
-  if (exchange.address === null) exchange.address = exchange.aborted ? '' : Buffer.from(exchange.res.getRemoteAddressAsText()).toString();
+  if (exchange.address !== null) return exchange.address;
+  if (exchange.aborted) return (exchange.address = '');
+  const proxied = exchange.proxied ? Buffer.from(exchange.res.getProxiedRemoteAddressAsText()).toString() : '';
+  exchange.address = proxied || Buffer.from(exchange.res.getRemoteAddressAsText()).toString();
   return exchange.address;
 }
 
@@ -562,7 +602,8 @@ function apiRequest(exchange: Exchange, params: Record<string, string>, body: Pa
   };
 }
 
-function moduleOf(url: string): string {
+/** The envelope's `module` of a request path: the path below /api/v1 (`/` for the prefix alone), else the path. */
+export function moduleOf(url: string): string {
   return url.startsWith(API_PREFIX) ? url.slice(API_PREFIX.length) || '/' : url;
 }
 

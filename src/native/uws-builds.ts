@@ -1,18 +1,20 @@
 // Which uWebSockets.js build serves which Node ABI: the npm package holding its `.node` files and the arches it has.
 
 /** A uWS build for one Node ABI: its npm package, the folder of the `.node` files (relative to the package's main
- * script), the Node major it is for, and the Linux arches it ships. */
+ * script), the Node major it is for, the Linux arches it ships, and whether it answers every request head. */
 export interface UwsBuild {
   pkg: string;
   folderFromMain: string;
   nodeMajor: number;
   arches: readonly string[];
+  /** Answers (or refuses with a 400) every request head; false: some are held silently, so an Http1Front goes before it. */
+  answersEveryHead: boolean;
 }
 
 /** The uWS builds by Node ABI (`process.versions.modules`): 115 is Node 20, 137 is Node 24 (glibc >= 2.38). */
 export const UWS_BUILDS: Readonly<Record<string, UwsBuild>> = {
-  '115': { pkg: '@trufflesuite/uws-js-unofficial', folderFromMain: '../binaries', nodeMajor: 20, arches: ['x64', 'arm64', 'arm'] },
-  '137': { pkg: '@btc-vision/uwebsockets.js', folderFromMain: '.', nodeMajor: 24, arches: ['x64', 'arm64'] },
+  '115': { pkg: '@trufflesuite/uws-js-unofficial', folderFromMain: '../binaries', nodeMajor: 20, arches: ['x64', 'arm64', 'arm'], answersEveryHead: false },
+  '137': { pkg: '@btc-vision/uwebsockets.js', folderFromMain: '.', nodeMajor: 24, arches: ['x64', 'arm64'], answersEveryHead: true },
 };
 
 /** The running Node has no uWS build here; the message names its version, ABI and arch, and what would work. */

@@ -2,6 +2,7 @@
 import http from 'node:http';
 import { ApiAuth } from '../../src/http/auth';
 import { FailureLimiter } from '../../src/http/rate-limiter';
+import { frontForRuntime } from '../../src/http/http1-front';
 import { HttpServer, type HttpServerDeps } from '../../src/http/server';
 import { loadUws, type Uws } from '../../src/http/uws';
 import { silentLogger } from '../../src/log';
@@ -27,6 +28,7 @@ export async function startHttpServer(deps: Partial<HttpServerDeps> = {}): Promi
     auth: new ApiAuth(() => TEST_KEY, new FailureLimiter({ maxFailures: 20, windowMs: 60_000 })),
     policy: { maxBodyBytes: () => 1024 * 1024, allowedOrigins: () => ['*'] },
     logger: silentLogger,
+    front: frontForRuntime(silentLogger),
     ...deps,
   });
   const port = await server.listen('127.0.0.1', 0);
