@@ -2,9 +2,9 @@
 // HttpServer with and without it, side by side in one run, GET /status and a PUT of 1 MiB, req/s and server CPU.
 // Run: node --import tsx bench/http-front.ts [seconds-per-round]
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { cpuMs } from './process-cpu';
 
 const seconds = Number(process.argv[2] ?? 3);
 const ROUNDS = 5;
@@ -15,12 +15,6 @@ interface Server {
   label: string;
   port: number;
   proc: ChildProcess;
-}
-
-/** CPU time (user + system) the process `pid` has used so far, in ms (its threads and children not counted apart). */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 async function start(front: boolean): Promise<Server> {

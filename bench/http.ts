@@ -4,12 +4,13 @@
 // `<arch>-node<N>`, the old runtime, and `<arch>`, what ships).
 // Run: npm run firmware -- --arch x64-node20,x64 && node --import tsx bench/http.ts [seconds-per-round] [target,...]
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { callApi, startDaemon, tempDataDir, type DaemonHandle } from '../test/helpers/daemon-process';
 // @ts-expect-error: plain ESM build script without type declarations
 import { runPrefix, target } from '../firmware/targets.mjs';
+import { cpuMs } from './process-cpu';
 
 const ROOT = resolve(__dirname, '..');
 const seconds = Number(process.argv[2] ?? 3);
@@ -24,13 +25,6 @@ interface Server {
   baseUrl: string;
   key: string;
   pid: number;
-}
-
-/** CPU time (user + system) the process `pid` has used so far, in ms. */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  // utime and stime are fields 14 and 15 of /proc/PID/stat, in clock ticks (100 per second on Linux)
-  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 async function startExecutable(name: string): Promise<DaemonHandle> {

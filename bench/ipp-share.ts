@@ -2,7 +2,7 @@
 // same ZPL printer emulator, on the same 4x6 in label as PNG and as PWG Raster, each job one `ipptool` Print-Job.
 // Run as root: node --import tsx bench/ipp-share.ts [jobs-per-throughput-round]
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import { ZplPrinterEmulator } from '../test/fixtures/zebra-tcp-printer';
 import { startDaemon } from '../test/helpers/daemon-process';
 import { tempDir } from '../test/helpers/temp-dir';
 import { freePort } from '../test/fixtures/ipp-everywhere';
+import { cpuMs } from './process-cpu';
 
 const JOBS = Number(process.argv[2] ?? 40);
 const LATENCY_RUNS = 15;
@@ -80,13 +81,6 @@ interface Figures {
   serverCpuMs: number;
   /** CPU ms per job of the ipptool processes (this process's reaped children) in that round. */
   clientCpuMs: number;
-}
-
-/** User + system CPU ms of `pid` so far, or with `children` of the reaped children of this process (/proc stat). */
-function cpuMs(pid: number | 'self', children = false): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  const [user, system] = children ? [fields[13], fields[14]] : [fields[11], fields[12]];
-  return (Number(user) + Number(system)) * 10;
 }
 
 /** One Print-Job until its label is at the printer, in ms. */
