@@ -111,12 +111,8 @@ export class Http1Front {
     const chunks: Buffer[] = [];
     let size = 0;
     const timer = setTimeout(() => client.destroy(), this.options.headTimeoutMs ?? 10_000);
-    const onData = (chunk: Buffer) => {
-      chunks.push(chunk);
-      size += chunk.length;
-      const bytes = chunks.length === 1 ? chunk : Buffer.concat(chunks);
-      const end = headEnd(bytes);
-      if (end < 0 && (size < limit || (bytes.indexOf('\n') < 0 && size < REQUEST_LINE_CAP))) return;
+    let newline = false;
+    const decide = (bytes: Buffer, end: number) => {
       client.pause();
       client.off('data', onData);
       clearTimeout(timer);
@@ -124,6 +120,20 @@ export class Http1Front {
       const verdict = end < 0 || end > limit ? tooLong(bytes, limit) : judgeHead(bytes.subarray(0, end));
       if ('status' in verdict) return this.refuse(client, verdict.status, verdict.reason, verdict.target);
       pair.upstream = this.relay(client, backendPath, Buffer.concat([verdict.pass, bytes.subarray(end)]));
+    };
+    // the chunks are joined only when one brings a line end (a head ends with one), so a long head costs no copies
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      const lineEnd = chunk.includes(0x0a);
+      newline ||= lineEnd;
+      if (lineEnd) {
+        const bytes = chunks.length === 1 ? chunk : Buffer.concat(chunks);
+        const end = headEnd(bytes);
+        if (end >= 0) return decide(bytes, end);
+      }
+      if (size < limit || (!newline && size < REQUEST_LINE_CAP)) return;
+      decide(Buffer.concat(chunks), -1);
     };
     client.on('data', onData);
     client.on('end', () => {
