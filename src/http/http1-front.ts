@@ -145,7 +145,9 @@ export class Http1Front {
     const body = JSON.stringify(envelope(status, moduleOf(target.split('?')[0]), MESSAGE[status], { message: reason }));
     const head = `HTTP/1.1 ${STATUS_LINE[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`;
     this.options.logger.debug('request head refused before uWS', { status, reason });
-    client.end(head + body);
+    client.write(head + body);
+    // read and drop the rest, or the refused client's half-open socket would stay until the process ends
+    lingerClose(client);
   }
 
   private relay(client: Socket, backendPath: string, first: Buffer): Socket {

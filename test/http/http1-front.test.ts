@@ -11,6 +11,7 @@ import { silentLogger } from '../../src/log';
 import { startHttpServer, TEST_KEY, type FixtureServer } from './http-server-fixture';
 import { header, rawExchange } from './raw-http';
 import { callApi } from '../helpers/daemon-process';
+import { until } from '../helpers/until';
 
 const routes: Route[] = [
   { method: 'get', path: '/status', summary: 'status', tag: 't', handler: () => ({ message: 'Status', content: { up: true } }) },
@@ -142,4 +143,22 @@ test('a refusal answered while the body still arrives reaches the client every t
   } finally {
     await budget.stop();
   }
+});
+
+test('a refused client that goes away leaves no socket behind, though it had more to send (a long head)', async () => {
+  const sockets = () => process.getActiveResourcesInfo().filter((r) => r === 'TCPSocketWrap').length;
+  const before = sockets();
+  const refusedOnce = (request: string) =>
+    new Promise<void>((resolve) => {
+      const socket = net.connect(server.port, '127.0.0.1', () => socket.write(request));
+      socket.on('data', () => socket.destroy());
+      socket.on('error', () => undefined);
+      socket.on('close', () => resolve());
+    });
+  for (let i = 0; i < 10; i += 1) {
+    await refusedOnce(`GET /api/v1/status HTTP/1.1\r\nHost: a\r\n${KEY}X-Big: ${'b'.repeat(70_000)}\r\n\r\n`);
+    await refusedOnce(`GET /api/v1/status HTTP/1.1\nHost: a\n\n`);
+  }
+  // seen before the fix: the 10 long-head connections stayed open, paused and half-closed, until the process ended
+  await until('every refused connection is closed on the server side too', () => sockets() === before, 5000);
 });
