@@ -5,10 +5,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { cpuMs } from './process-cpu';
+import { TEST_KEY } from '../test/http/http-server-fixture';
 
 const seconds = Number(process.argv[2] ?? 3);
 const ROUNDS = 5;
-const KEY = 'bench-key-0123456789';
 const BODY = 'A'.repeat(1024 * 1024);
 
 interface Server {
@@ -30,7 +30,7 @@ async function load(port: number, kind: 'get' | 'put'): Promise<{ rps: number; p
   const request = kind === 'get'
     ? { url: `http://127.0.0.1:${port}/api/v1/status`, method: 'GET' as const }
     : { url: `http://127.0.0.1:${port}/api/v1/upload`, method: 'PUT' as const, body: BODY, headers: { 'content-type': 'application/octet-stream' } };
-  const result = await autocannon({ ...request, headers: { 'x-api-key': KEY, ...('headers' in request ? request.headers : {}) }, connections: kind === 'get' ? 32 : 4, duration: seconds });
+  const result = await autocannon({ ...request, headers: { 'x-api-key': TEST_KEY, ...('headers' in request ? request.headers : {}) }, connections: kind === 'get' ? 32 : 4, duration: seconds });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${kind}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return { rps: result.requests.average, p99: result.latency.p99, total: result.requests.total };
 }

@@ -21,6 +21,8 @@ export const REQUEST_ERROR_CODES = [
   'TOO_BUSY',
   'CHANGE_NOT_STORED',
   'NO_PREVIEW',
+  'HEADERS_TOO_LARGE',
+  'HTTP_VERSION_NOT_SUPPORTED',
 ] as const;
 
 /** Failure codes of talking to a printer, rendering or fetching; a failed job keeps its code as `errorCode`. */

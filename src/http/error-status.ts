@@ -22,6 +22,8 @@ export const ERROR_STATUS: Record<ErrorCode, HttpError> = {
   PAYLOAD_TOO_LARGE: { status: 413, message: 'Payload too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported media type' },
   TOO_MANY_REQUESTS: { status: 429, message: 'Too many requests' },
+  HEADERS_TOO_LARGE: { status: 431, message: 'Request header fields too large' },
+  HTTP_VERSION_NOT_SUPPORTED: { status: 505, message: 'HTTP version not supported' },
   INTERNAL: { status: 500, message: 'An error occurred.' },
   PRINT_FAILED,
   PRINTER_NOT_READY: { status: 503, message: 'Printer is not ready' },

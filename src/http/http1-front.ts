@@ -1,6 +1,6 @@
 // A TCP front for uWS builds that hold some request heads silently (20.30: HTTP/1.0, absolute-form, bare LF, NUL,
 // obs-fold, a space before the colon, until their idle timeout): it judges each connection's first head, answers the
-// refused ones itself (400 or 505, Connection: close), and pipes the rest to uWS on a private unix socket, preceded by a
+// refused ones itself (400, 431 or 505, Connection: close), and pipes the rest to uWS on a private unix socket, preceded by a
 // PROXY v2 header so uWS still reports the client's address.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, connect, type Server, type Socket } from 'node:net';
@@ -9,8 +9,9 @@ import { join } from 'node:path';
 import type { Logger } from '../log';
 import { envelope } from './envelope';
 import { proxyV2Header } from './proxy-header';
-import { headEnd, judgeHead, type HeadVerdict } from './request-head';
-import { moduleOf } from './server';
+import { ERROR_STATUS } from './error-status';
+import { headEnd, judgeHead, overLongHead, type HeadRefusal } from './request-head';
+import { moduleOf, STATUS_LINE } from './server';
 import { currentRuntime, uwsBuildFor } from '../native/uws-builds';
 
 /**
@@ -27,8 +28,6 @@ export interface Http1FrontOptions {
 const LINGER_MS = 2000;
 /** How much of an over-long head is read to find the end of its request line. */
 const REQUEST_LINE_CAP = 1024 * 1024;
-const STATUS_LINE = { 400: '400 Bad Request', 431: '431 Request Header Fields Too Large', 505: '505 HTTP Version Not Supported' } as const;
-const MESSAGE = { 400: 'Invalid request', 431: 'Request header fields too large', 505: 'HTTP version not supported' } as const;
 
 /** Listens on TCP ports for one uWS app each and relays every connection to that app's unix socket. */
 export class Http1Front {
@@ -117,8 +116,8 @@ export class Http1Front {
       client.off('data', onData);
       clearTimeout(timer);
       // uWS 20.30 closes a long head that comes in two reads unanswered: the front answers for it
-      const verdict = end < 0 || end > limit ? tooLong(bytes, limit) : judgeHead(bytes.subarray(0, end));
-      if ('status' in verdict) return this.refuse(client, verdict.status, verdict.reason, verdict.target);
+      const verdict = end < 0 || end > limit ? overLongHead(bytes, limit) : judgeHead(bytes.subarray(0, end));
+      if ('code' in verdict) return this.refuse(client, verdict.code, verdict.reason, verdict.target);
       pair.upstream = this.relay(client, backendPath, Buffer.concat([verdict.pass, bytes.subarray(end)]));
     };
     // the chunks are joined only when one brings a line end (a head ends with one), so a long head costs no copies
@@ -141,8 +140,9 @@ export class Http1Front {
     });
   }
 
-  private refuse(client: Socket, status: 400 | 431 | 505, reason: string, target: string): void {
-    const body = JSON.stringify(envelope(status, moduleOf(target.split('?')[0]), MESSAGE[status], { message: reason }));
+  private refuse(client: Socket, code: HeadRefusal, reason: string, target: string): void {
+    const { status, message } = ERROR_STATUS[code];
+    const body = JSON.stringify(envelope(status, moduleOf(target.split('?')[0]), message, { message: reason }));
     const head = `HTTP/1.1 ${STATUS_LINE[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`;
     this.options.logger.debug('request head refused before uWS', { status, reason });
     client.write(head + body);
@@ -185,16 +185,9 @@ export class Http1Front {
     upstream.on('end', close);
     upstream.on('error', () => upstream.destroy());
     upstream.on('close', close);
-    client.on('error', () => client.destroy());
     client.on('close', () => upstream.destroy());
     return upstream;
   }
-}
-
-function tooLong(bytes: Buffer, limit: number): HeadVerdict {
-  const lineEnd = bytes.indexOf('\n');
-  const line = bytes.subarray(0, lineEnd < 0 ? bytes.length : lineEnd).toString('latin1');
-  return { status: 431, reason: `the request head is over ${limit} bytes`, target: line.split(' ')[1] ?? '' };
 }
 
 /**

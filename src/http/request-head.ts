@@ -1,8 +1,13 @@
 // The first request head of a connection judged before uWS 20.30 sees it: the heads that build holds silently (RFC 9112
 // wants an answer or a 400) are refused, HTTP/1.0 and absolute-form are rewritten into what it answers.
 
-/** What to do with a head: pass it on (rewritten or not), or answer `status` with `reason` and close. */
-export type HeadVerdict = { pass: Buffer } | { status: 400 | 431 | 505; reason: string; target: string };
+import type { ErrorCode } from '../errors';
+
+/** The catalogue codes a refused head is answered with (400, 431, 505). */
+export type HeadRefusal = Extract<ErrorCode, 'INVALID_REQUEST' | 'HEADERS_TOO_LARGE' | 'HTTP_VERSION_NOT_SUPPORTED'>;
+
+/** What to do with a head: pass it on (rewritten or not), or answer `code` with `reason` and close. */
+export type HeadVerdict = { pass: Buffer } | { code: HeadRefusal; reason: string; target: string };
 
 const REQUEST_LINE = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+) (\S+) HTTP\/(\d)\.(\d)$/;
 const FIELD_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -23,16 +28,16 @@ export function headEnd(bytes: Buffer): number {
 /** Judges one complete head (request line, fields, empty line; latin1 bytes) as RFC 9112 sections 2.2, 3 and 5 say. */
 export function judgeHead(head: Buffer): HeadVerdict {
   const text = head.toString('latin1');
-  const refuse = (reason: string, status: 400 | 431 | 505 = 400): HeadVerdict => ({ status, reason, target: requestTarget(text) });
+  const refuse = (reason: string, code: HeadRefusal = 'INVALID_REQUEST'): HeadVerdict => ({ code, reason, target: requestTarget(text) });
   if (text.includes('\0')) return refuse('the request head holds a NUL byte');
   if (/(^|[^\r])\n/.test(text)) return refuse('a line of the request head ends in a bare LF; HTTP/1.1 lines end in CRLF');
   const lines = text.slice(0, -4).split('\r\n');
   const line = REQUEST_LINE.exec(lines[0]);
   if (!line) return refuse('the request line is not "method target HTTP/1.1"');
   const [, method, rawTarget, major, minor] = line;
-  if (major !== '1') return refuse(`HTTP/${major}.${minor} is not supported; send HTTP/1.1`, 505);
+  if (major !== '1') return refuse(`HTTP/${major}.${minor} is not supported; send HTTP/1.1`, 'HTTP_VERSION_NOT_SUPPORTED');
   const fields = lines.slice(1);
-  if (fields.length > MAX_FIELDS) return refuse(`the request has ${fields.length} header fields; at most ${MAX_FIELDS} are taken`, 431);
+  if (fields.length > MAX_FIELDS) return refuse(`the request has ${fields.length} header fields; at most ${MAX_FIELDS} are taken`, 'HEADERS_TOO_LARGE');
   for (const field of fields) {
     if (field.startsWith(' ') || field.startsWith('\t')) return refuse('a header field is folded over lines (obs-fold)');
     const colon = field.indexOf(':');
@@ -60,6 +65,13 @@ function rewrite(method: string, target: string, http10: boolean, fields: string
   if (http10 && !kept.some((f) => /^host:/i.test(f))) kept.push('Host: localhost');
   if (http10) kept.push('Connection: close');
   return [`${method} ${target} HTTP/1.1`, ...kept, '', ''].join('\r\n');
+}
+
+/** The refusal of a head longer than `limit` bytes (complete or not), naming the target of its request line. */
+export function overLongHead(bytes: Buffer, limit: number): HeadVerdict {
+  const lineEnd = bytes.indexOf('\n');
+  const text = bytes.subarray(0, lineEnd < 0 ? bytes.length : lineEnd).toString('latin1');
+  return { code: 'HEADERS_TOO_LARGE', reason: `the request head is over ${limit} bytes`, target: requestTarget(text) };
 }
 
 function requestTarget(text: string): string {

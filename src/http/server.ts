@@ -58,10 +58,11 @@ export interface TlsFiles {
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK', 201: 'Created', 204: 'No Content', 304: 'Not Modified', 308: 'Permanent Redirect', 400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found',
   405: 'Method Not Allowed', 409: 'Conflict', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 422: 'Unprocessable Content',
-  429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 507: 'Insufficient Storage',
+  429: 'Too Many Requests', 431: 'Request Header Fields Too Large', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 505: 'HTTP Version Not Supported', 507: 'Insufficient Storage',
 };
 
-const STATUS_LINE: Record<number, string> = Object.fromEntries(Object.entries(STATUS_TEXT).map(([code, text]) => [code, `${code} ${text}`]));
+/** `<status> <reason phrase>` for every status the API answers with. */
+export const STATUS_LINE: Record<number, string> = Object.fromEntries(Object.entries(STATUS_TEXT).map(([code, text]) => [code, `${code} ${text}`]));
 const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 const EMPTY = Buffer.alloc(0);
 

@@ -1,6 +1,7 @@
 // The first-head judge of the Http1Front: what passes unchanged, what is rewritten, what is refused and why.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { ERROR_STATUS } from '../../src/http/error-status';
 import { headEnd, judgeHead, MAX_FIELDS } from '../../src/http/request-head';
 import { addressBytes, proxyV2Header } from '../../src/http/proxy-header';
 
@@ -10,10 +11,11 @@ const passed = (text: string): string => {
   assert.ok('pass' in verdict, JSON.stringify(verdict));
   return verdict.pass.toString('latin1');
 };
+/** A refused head's HTTP status (through the one code-to-status mapping) and reason. */
 const refused = (text: string): { status: number; reason: string } => {
   const verdict = judge(text);
-  assert.ok('status' in verdict, `passed: ${JSON.stringify(text)}`);
-  return verdict;
+  assert.ok('code' in verdict, `passed: ${JSON.stringify(text)}`);
+  return { status: ERROR_STATUS[verdict.code].status, reason: verdict.reason };
 };
 
 test('headEnd finds the empty line after CRLF or bare LF lines, and -1 while the head is incomplete', () => {
