@@ -18,7 +18,6 @@ export interface GadgetSpec {
   pnpString: string;
 }
 
-/** One printer gadget tree in configfs; `create` builds it and binds it to a free UDC. */
 /** Makes the gadget folder `dir` in configfs with the device descriptor and strings of `spec`, and one configuration c.1. */
 export function writeGadgetDevice(dir: string, spec: GadgetSpec): void {
   const hex = (n: number) => `0x${n.toString(16).padStart(4, '0')}`;
@@ -34,6 +33,7 @@ export function writeGadgetDevice(dir: string, spec: GadgetSpec): void {
   writeFileSync(join(dir, 'configs/c.1/strings/0x409/configuration'), 'printer');
 }
 
+/** One printer gadget tree in configfs; `create` builds it and binds it to a free UDC. */
 export class ConfigfsPrinterGadget {
   /** The gadget side's character device (/dev/g_printerN), known after the first bind. */
   devicePath = '';
