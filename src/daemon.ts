@@ -123,6 +123,7 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
   const stopResizing = settings.onChange(renderer.resize);
   const render = hardware.render ? hardware.render(renderer.render) : renderer.render;
   let status: StatusCache | null = null;
+  const store = new JobStore({ retentionMs: HOUR_MS, maxRecords: 10_000 });
   const runtimes = new PrinterRuntimes({
     findPrinter: (path) => registry.find(path),
     openDriver: (printer) => kindOf(printer).openDriver(printer, kindDeps),
@@ -134,7 +135,11 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
     holdRetryMs: 2000,
     maxHoldMs: HOUR_MS,
     now: Date.now,
-    onJobEnded: (job) => status?.invalidate(job.printer),
+    onJobEnded: (job) => {
+      store.settle(job);
+      status?.invalidate(job.printer);
+    },
+    onJobPrinted: (job) => store.settle(job),
     onDetails: (path, details) => registry.setDetails(path, details),
     printed: { pollMs: options.printedPollMs, maxFollowMs: HOUR_MS / 2 },
   });
@@ -154,7 +159,6 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
     logger,
   });
   monitor.start();
-  const store = new JobStore({ retentionMs: HOUR_MS, maxRecords: 10_000 });
   const roots = () => allowedRoots({ dataDir, shareRoot: options.shareRoot, sharePaths: settings.value.shares.map((s) => s.sharePath) });
   const loadDocument = documentLoader(() => ({ timeoutMs: 30_000, maxRedirects: 5, maxBytes: settings.value.maxBodyBytes }), roots);
   const spooler = new Spooler({

@@ -35,8 +35,10 @@ export interface RuntimeDeps {
   /** Longest a `wait: false` job waits for a not-ready printer before failing, in ms. */
   maxHoldMs: number;
   now: () => number;
-  /** Called when a job ends (to refresh the printer's cached status). */
+  /** Called when a job ends (to refresh the printer's cached status, and settle its record). */
   onJobEnded?: (job: JobRecord) => void;
+  /** Called when an ended job's record changes again: its labels were confirmed printed (`printedAt`). */
+  onJobPrinted?: (job: JobRecord) => void;
   /** Called with what a status probe learned about the printer (IPP capabilities). */
   onDetails?: (path: string, details: PrinterDetails) => void;
   /** How a label printer's buffer is followed after a job until its labels are out (events.md `job.printed`). */
@@ -339,6 +341,7 @@ export class PrinterRuntime {
 
   private markPrinted(job: JobRecord): void {
     job.printedAt = new Date(this.deps.now()).toISOString();
+    this.deps.onJobPrinted?.(job);
     this.deps.bus.emit('job.printed', { jobId: job.jobId, printerPath: this.path });
   }
 

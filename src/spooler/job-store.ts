@@ -1,5 +1,7 @@
-// In-memory job records: 1-hour retention, a 10,000-record cap (oldest finished first), idempotency keys.
+// In-memory job records: 1-hour retention, a 10,000-record cap (oldest finished first), idempotency keys; a record
+// that has ended is packed into columns (PackedJobs) once it is settled.
 import { isFinished, type JobRecord } from '../schemas/job';
+import { PackedJobs } from './packed-jobs';
 
 /** Limits of the store; `now` is injectable. */
 export interface JobStoreOptions {
@@ -12,7 +14,9 @@ export interface JobStoreOptions {
 
 /** Holds job records in creation order and maps idempotency keys to the jobs they created. */
 export class JobStore {
-  private readonly jobs = new Map<string, JobRecord>();
+  /** Records in creation order: the live object while a job runs, its slot in `packed` once settled. */
+  private readonly jobs = new Map<string, JobRecord | number>();
+  private readonly packed = new PackedJobs();
   private readonly keys = new Map<string, { at: number; jobIds: string[] }>();
   private readonly now: () => number;
 
@@ -26,26 +30,42 @@ export class JobStore {
     this.evict();
   }
 
-  /** The record of `jobId` while retained, else undefined. */
+  /**
+   * Packs the record of `job`, which has ended, so that it costs a fraction of an object while retained; called again
+   * after a later change to it (`printedAt`). Later changes to the object itself are not seen; unfinished jobs are left.
+   */
+  settle(job: JobRecord): void {
+    const held = this.jobs.get(job.jobId);
+    if (held === undefined || !isFinished(job.state)) return;
+    const slot = this.packed.pack(job, typeof held === 'number' ? held : undefined);
+    if (slot >= 0) this.jobs.set(job.jobId, slot);
+    else if (typeof held === 'number') {
+      this.packed.release(held);
+      this.jobs.set(job.jobId, job);
+    }
+  }
+
+  /** The record of `jobId` while retained, else undefined (a settled record comes back as a new object). */
   get(jobId: string): JobRecord | undefined {
-    const job = this.jobs.get(jobId);
-    if (job && this.expired(job)) {
-      this.jobs.delete(jobId);
+    const held = this.jobs.get(jobId);
+    if (held === undefined) return undefined;
+    if (this.expired(held)) {
+      this.drop(jobId, held);
       return undefined;
     }
-    return job;
+    return this.record(held);
   }
 
   /** Retained records, newest first. */
   list(): JobRecord[] {
     this.evict();
-    return [...this.jobs.values()].reverse();
+    return [...this.jobs.values()].reverse().map((held) => this.record(held));
   }
 
   /** How many retained jobs are queued or printing. */
   unfinished(): number {
     let count = 0;
-    for (const job of this.jobs.values()) if (!isFinished(job.state)) count += 1;
+    for (const held of this.jobs.values()) if (typeof held !== 'number' && !isFinished(held.state)) count += 1;
     return count;
   }
 
@@ -57,7 +77,7 @@ export class JobStore {
       this.keys.delete(key);
       return undefined;
     }
-    const jobs = entry.jobIds.map((id) => this.jobs.get(id)).filter((j): j is JobRecord => j !== undefined);
+    const jobs = entry.jobIds.map((id) => this.jobs.get(id)).filter((held) => held !== undefined).map((held) => this.record(held));
     return jobs.length > 0 ? jobs : undefined;
   }
 
@@ -71,19 +91,33 @@ export class JobStore {
     this.keys.set(key, { at: this.now(), jobIds });
   }
 
-  private expired(job: JobRecord): boolean {
-    return this.now() - Date.parse(job.createdAt) >= this.options.retentionMs;
+  private record(held: JobRecord | number): JobRecord {
+    return typeof held === 'number' ? this.packed.unpack(held) : held;
+  }
+
+  private finished(held: JobRecord | number): boolean {
+    return typeof held === 'number' || isFinished(held.state);
+  }
+
+  private expired(held: JobRecord | number): boolean {
+    const created = typeof held === 'number' ? this.packed.createdMs(held) : Date.parse(held.createdAt);
+    return this.now() - created >= this.options.retentionMs;
+  }
+
+  private drop(jobId: string, held: JobRecord | number): void {
+    this.jobs.delete(jobId);
+    if (typeof held === 'number') this.packed.release(held);
   }
 
   private evict(): void {
-    for (const job of this.jobs.values()) {
-      if (!this.expired(job)) break;
-      if (isFinished(job.state)) this.jobs.delete(job.jobId);
+    for (const [jobId, held] of this.jobs) {
+      if (!this.expired(held)) break;
+      if (this.finished(held)) this.drop(jobId, held);
     }
     if (this.jobs.size <= this.options.maxRecords) return;
-    for (const job of this.jobs.values()) {
+    for (const [jobId, held] of this.jobs) {
       if (this.jobs.size <= this.options.maxRecords) break;
-      if (isFinished(job.state)) this.jobs.delete(job.jobId);
+      if (this.finished(held)) this.drop(jobId, held);
     }
     for (const [key, entry] of this.keys) {
       if (this.now() - entry.at < this.options.retentionMs) break;

@@ -39,3 +39,51 @@ test('an idempotency key lives one hour', () => {
   now = 3_600_000;
   assert.equal(store.byKey('k'), undefined);
 });
+
+test('a settled record reads back field for field, in the same place of the list, and a later printedAt is kept', () => {
+  const now = 7_000_000;
+  const store = new JobStore({ retentionMs: 3_600_000, maxRecords: 100, now: () => now });
+  const first = { ...job(1, now), completedAt: new Date(now + 5).toISOString(), title: 'Order 17', source: 'https://erp.local/o/17.pdf', target: 'tag_dock' };
+  const second = { ...job(2, now + 1), state: 'failed' as const, error: 'Canceled', errorCode: 'CANCELED', completedAt: new Date(now + 9).toISOString(), cupsJobId: 'ipp-42' };
+  const running = job(3, now + 2, 'printing');
+  for (const j of [first, second, running]) store.add(j);
+  const before = store.list().map((j) => ({ ...j }));
+  store.settle(first);
+  store.settle(second);
+  store.settle(running);
+  assert.deepEqual(store.list(), before);
+  assert.notEqual(store.get(first.jobId), first, 'the settled record is rebuilt from columns, not the object');
+  assert.equal(store.get(running.jobId), running, 'an unfinished job keeps its live object');
+  first.printedAt = new Date(now + 700).toISOString();
+  store.settle(first);
+  assert.equal(store.get(first.jobId)?.printedAt, first.printedAt);
+  assert.deepEqual(store.byKey('none'), undefined);
+  store.remember('k', [second.jobId, first.jobId]);
+  assert.deepEqual(store.byKey('k'), [{ ...second }, { ...first }]);
+});
+
+test('settled records still expire, count against the cap, and are not unfinished', () => {
+  let now = 9_000_000;
+  const store = new JobStore({ retentionMs: 60_000, maxRecords: 2, now: () => now });
+  store.add(job(1, now, 'queued'));
+  for (const id of [2, 3, 4]) {
+    store.add(job(id, now));
+    store.settle(job(id, now));
+  }
+  assert.deepEqual(store.list().map((j) => Number(j.cupsJobId)), [4, 1]);
+  assert.equal(store.unfinished(), 1);
+  now += 60_000;
+  assert.equal(store.get(job(4, 0).jobId), undefined);
+  store.add(job(5, now));
+  store.settle(job(5, now));
+  assert.deepEqual(store.list().map((j) => Number(j.cupsJobId)), [5, 1]);
+});
+
+test('a record whose times are not its own ISO strings is kept as an object, exactly as given', () => {
+  const now = 11_000_000;
+  const store = new JobStore({ retentionMs: 3_600_000, maxRecords: 100, now: () => now });
+  const odd = { ...job(1, now), createdAt: '2026-11-26T06:00:00Z' };
+  store.add(odd);
+  store.settle(odd);
+  assert.equal(store.get(odd.jobId), odd);
+});
