@@ -1,7 +1,9 @@
 // Live events under load: print jobs/s over 8 emulated printers with no listener and with 100 WebSocket clients
 // subscribed to job.state (in a second process), side by side in one tinybench run, and the p50/p99 from a job's
 // state change (the event's emission time) to its arrival at a client.
-// Run: npm run build && node --import tsx bench/events.ts [seconds-per-task] [--pin]
+// Run: npm run build && node --import tsx bench/events.ts [seconds-per-task] [--pin] [--exe EXECUTABLE [--root DEBIAN_ROOT]]
+// (--exe: the daemon is a single executable, e.g. dist/firmware/printproxyd-linux-x64, run inside DEBIAN_ROOT with
+// firmware/in-debian-root.sh when given: the device's runtime, Node 24 and uWS 20.57, with no HTTP/1 front)
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -13,6 +15,11 @@ import { startDaemon, type DaemonHandle } from '../test/helpers/daemon-process';
 import { ZplPrinterEmulator } from '../test/fixtures/zebra-tcp-printer';
 
 const seconds = Number(process.argv[2] ?? 5);
+/** The value after `flag` on the command line, or undefined. */
+function option(flag: string): string | undefined {
+  const at = process.argv.indexOf(flag);
+  return at > 0 ? process.argv[at + 1] : undefined;
+}
 const LISTENERS = 100;
 const CONCURRENCY = 32;
 const LABEL = ('^XA^FO20,20^A0N,30,30^FD' + 'x'.repeat(2000) + '^FS^XZ').slice(0, 2048);
@@ -76,12 +83,18 @@ async function pacedRun(d: DaemonHandle, paths: string[], body: string, listener
 }
 
 async function main(): Promise<void> {
-  const entry = existsSync('dist/printproxyd.cjs') ? 'dist/printproxyd.cjs' : undefined;
+  const exe = option('--exe');
+  const root = option('--root');
+  const entry = !exe && existsSync('dist/printproxyd.cjs') ? 'dist/printproxyd.cjs' : undefined;
   // --pin: the daemon on CPU 0, this process, the emulators and the listeners on CPU 1, so the clients cannot take the daemon's core
   const pin = process.argv.includes('--pin');
   if (pin) execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
-  const program = entry ? [process.execPath, '--', resolve(entry)] : [process.execPath, '--import', 'tsx', 'src/main.ts'];
-  const d = await startDaemon({ entry, ...(pin ? { command: ['taskset', '-c', '0', ...program] } : {}) });
+  const program = exe
+    ? [...(root ? [resolve('firmware/in-debian-root.sh'), resolve(root)] : []), resolve(exe)]
+    : entry
+      ? [process.execPath, '--', resolve(entry)]
+      : [process.execPath, '--import', 'tsx', 'src/main.ts'];
+  const d = await startDaemon({ entry, ...(pin || exe ? { command: [...(pin ? ['taskset', '-c', '0'] : []), ...program] } : {}), startTimeoutMs: 60_000 });
   const emulators = Array.from({ length: 8 }, () => new ZplPrinterEmulator());
   for (const e of emulators) e.discard = true;
   const paths: string[] = [];
@@ -136,7 +149,7 @@ async function main(): Promise<void> {
     return (CONCURRENCY * 1000) / mean;
   });
   const without = (jobsPerSecond[0] + jobsPerSecond[2]) / 2;
-  console.log(`entry: ${entry ?? 'src/main.ts (tsx)'}; 2 KB ZPL labels, wait: true, ${CONCURRENCY} at a time over 8 emulated printers; listeners in a second process${pin ? '; daemon pinned to CPU 0, clients to CPU 1' : ''}`);
+  console.log(`daemon: ${exe ? `${exe}${root ? ` in ${root}` : ''}` : (entry ?? 'src/main.ts (tsx)')} (the bench on Node ${process.versions.node}); 2 KB ZPL labels, wait: true, ${CONCURRENCY} at a time over 8 emulated printers; listeners in a second process${pin ? '; daemon pinned to CPU 0, clients to CPU 1' : ''}`);
   console.log('| run | jobs/s | daemon CPU s per 1,000 jobs |');
   console.log('|---|---|---|');
   bench.tasks.forEach((t, i) => console.log(`| ${t.name} | ${jobsPerSecond[i].toFixed(0)} | ${cpuPerKiloJob[t.name].toFixed(3)} |`));
