@@ -6,6 +6,7 @@ import { createLogger } from './log';
 import { runUsbListCommand } from './usb/usb-list-command';
 import { libusbBackend } from './usb/libusb-backend';
 import { prepareNatives } from './native/prepare-natives';
+import { applyV8Flags } from './v8-tuning';
 
 async function main(): Promise<number> {
   let command;
@@ -34,6 +35,7 @@ async function main(): Promise<number> {
 }
 
 async function serve(options: Parameters<typeof startDaemon>[0]): Promise<number> {
+  applyV8Flags(process.env);
   const logger = createLogger(options.logLevel);
   options.nativeDir = await prepareNatives(options.nativeDir, options.dataDir);
   const daemon = await startDaemon(options, logger, (line) => process.stdout.write(line + '\n'), { usb: libusbBackend });

@@ -207,3 +207,15 @@ function refused(port: number): Promise<boolean> {
     probe.once('error', () => resolve(true));
   });
 }
+
+test('PRINTPROXY_V8_FLAGS reaches V8 in the daemon (here --trace-gc: its collections are printed)', async () => {
+  const d = await startDaemon({ env: { PRINTPROXY_V8_FLAGS: '--trace-gc' } });
+  try {
+    await until('V8 printed a collection', async () => {
+      await d.api('GET', '/printers');
+      return /: (Scavenge|Mark-Compact)/.test(d.stdout());
+    }, 60_000);
+  } finally {
+    await d.stop();
+  }
+});
