@@ -7,6 +7,7 @@ import http from 'node:http';
 import { startDaemon, type DaemonHandle } from '../test/helpers/daemon-process';
 import { ZplPrinterEmulator } from '../test/fixtures/zebra-tcp-printer';
 import { shippingLabelPdf } from '../test/fixtures/pdf/barcode-pdf';
+import { DEFAULT_V8_FLAGS } from '../src/v8-tuning';
 
 const minutes = Number(process.argv[2] ?? 10);
 const DURATION_MS = minutes * 60_000;
@@ -283,7 +284,7 @@ async function main(): Promise<void> {
   await d.stop();
   await Promise.all(emulators.map((e) => e.stop()));
 
-  console.log(`soak: ${minutes} min, daemon from ${bundle ? 'the bundle dist/printproxyd.cjs' : 'src/ with tsx (run npm run build for the bundle)'}, ${PRINTERS} emulated ZPL printers, ${CLIENTS} clients pacing ${PACE_MS} ms, a printer paper-out for 5-10 s every 20 s, ${Object.entries(MALLOC_ENV).map(([k, v]) => `${k}=${v}`).join(' ')}`);
+  console.log(`soak: ${minutes} min, daemon from ${bundle ? 'the bundle dist/printproxyd.cjs' : 'src/ with tsx (run npm run build for the bundle)'}, ${PRINTERS} emulated ZPL printers, ${CLIENTS} clients pacing ${PACE_MS} ms, a printer paper-out for 5-10 s every 20 s, ${Object.entries(MALLOC_ENV).map(([k, v]) => `${k}=${v}`).join(' ')}, V8 flags ${JSON.stringify(process.env.PRINTPROXY_V8_FLAGS ?? DEFAULT_V8_FLAGS)}`);
   console.log('| measure | value |');
   console.log('|---|---|');
   console.log(`| requests | ${counts.requests} (${[...counts.byStatus].sort(([a], [b]) => a - b).map(([s, c]) => `${s}: ${c}`).join(', ')}) |`);
