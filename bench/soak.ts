@@ -31,6 +31,10 @@ interface Expected {
   printers: number[];
   mayLack: boolean;
   jobIds: string[];
+  /** How it was sent (for the report of a lost label). */
+  kind: string;
+  /** When it was accepted, ms after the clock started. */
+  at: number;
 }
 
 const counts = { requests: 0, byStatus: new Map<number, number>(), jobs: 0, pdfJobs: 0, cancels: 0, cancelledPrinted: 0, idempotentRepeats: 0 };
@@ -38,6 +42,7 @@ const expected = new Map<string, Expected>();
 const pendingJobs = new Set<string>();
 const pdfJobIds: string[] = [];
 let nextLabel = 1;
+let clockStart = Date.now();
 
 function call(d: DaemonHandle, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
   const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
@@ -70,8 +75,8 @@ function pick<T>(items: readonly T[]): T {
 }
 
 /** Records an accepted job; its label must reach `printers` once each, unless `mayLack`. */
-function accepted(id: string, printers: number[], jobIds: string[], mayLack = false): void {
-  expected.set(id, { printers, mayLack, jobIds });
+function accepted(id: string, printers: number[], jobIds: string[], kind: string, mayLack = false): void {
+  expected.set(id, { printers, mayLack, jobIds, kind, at: Date.now() - clockStart });
   counts.jobs += jobIds.length;
 }
 
@@ -80,7 +85,7 @@ async function zplJob(d: DaemonHandle, paths: string[], wait: boolean): Promise<
   const id = String(nextLabel++);
   const res = await call(d, 'POST', `/print/${paths[index]}`, { content: label(id), contentType: 'zpl', wait });
   if (res.status === 200 || res.status === 201) {
-    accepted(id, [index], [res.body.result.content.jobId]);
+    accepted(id, [index], [res.body.result.content.jobId], wait ? 'wait:true' : 'wait:false');
     if (!wait) pendingJobs.add(res.body.result.content.jobId);
   }
 }
@@ -93,7 +98,7 @@ async function idempotentJob(d: DaemonHandle, paths: string[]): Promise<void> {
   const again = await call(d, 'POST', `/print/${paths[index]}`, body);
   counts.idempotentRepeats += 1;
   if (first.status === 201) {
-    accepted(id, [index], [first.body.result.content.jobId]);
+    accepted(id, [index], [first.body.result.content.jobId], 'idempotency key');
     pendingJobs.add(first.body.result.content.jobId);
     if (again.body?.result?.content?.jobId !== first.body.result.content.jobId) console.error(`idempotency key soak-key-${id} gave a second job`);
   }
@@ -104,7 +109,7 @@ async function fanOut(d: DaemonHandle): Promise<void> {
   const res = await call(d, 'POST', '/print/tag_pair', { content: label(id), contentType: 'zpl', wait: false });
   if (res.status === 200 || res.status === 201) {
     const jobs = [res.body.result.content].flat() as Array<{ jobId: string }>;
-    accepted(id, [0, 1], jobs.map((j) => j.jobId));
+    accepted(id, [0, 1], jobs.map((j) => j.jobId), 'tag fan-out');
     for (const j of jobs) pendingJobs.add(j.jobId);
   }
 }
@@ -126,7 +131,7 @@ async function cancelledJob(d: DaemonHandle, paths: string[]): Promise<void> {
   const jobId = res.body.result.content.jobId;
   await call(d, 'DELETE', `/jobs/${jobId}`);
   counts.cancels += 1;
-  accepted(id, [index], [jobId], true);
+  accepted(id, [index], [jobId], 'cancelled', true);
   pendingJobs.add(jobId);
 }
 
@@ -238,6 +243,7 @@ async function main(): Promise<void> {
   // warm-up before the clock starts: enough PDFs at once to start every render worker, so minute 2 sees the full pool
   await Promise.all(Array.from({ length: 8 }, () => pdfJob(d, paths, pdf)));
   const started = Date.now();
+  clockStart = started;
   const until = started + DURATION_MS;
   const samples: Array<{ at: number; mib: number; anon: number; file: number }> = [];
   const windowMs = Math.min(60_000, DURATION_MS / 5);
@@ -261,6 +267,7 @@ async function main(): Promise<void> {
   let duplicates = 0;
   let failedAfterAcceptance = 0;
   const failures = new Map<string, number>();
+  const lostLabels: string[] = [];
   for (const [id, want] of expected) {
     const cancelled = want.mayLack;
     for (const printer of want.printers) {
@@ -272,7 +279,10 @@ async function main(): Promise<void> {
         if (job) {
           failedAfterAcceptance += 1;
           failures.set(job.error, (failures.get(job.error) ?? 0) + 1);
-        } else lost += 1;
+        } else {
+          lost += 1;
+          lostLabels.push(`label ${id} to printer ${printer} (${want.kind}, accepted at ${(want.at / 1000).toFixed(1)} s, jobs ${want.jobIds.join(' ')}, final ${want.jobIds.map((j) => finals.get(j)?.state ?? 'not polled').join(' ')})`);
+        }
       }
     }
   }
@@ -300,6 +310,7 @@ async function main(): Promise<void> {
   console.log(`| RSS minute ${(2 * windowMs) / 60_000}-${(3 * windowMs) / 60_000} (mean) | ${mean(early.map((s) => s.mib)).toFixed(1)} MiB |`);
   console.log(`| RSS last ${windowMs / 60_000} min (mean) | ${mean(late.map((s) => s.mib)).toFixed(1)} MiB |`);
   console.log(`| RSS growth | ${growth('mib').toFixed(2)} MiB (anonymous ${growth('anon').toFixed(2)}, file-backed ${growth('file').toFixed(2)}) |`);
+  for (const line of lostLabels.slice(0, 20)) console.log(`lost: ${line}`);
   if (kinds.early && kinds.late) console.log(`resident growth by mapping kind, minute ${(2 * windowMs) / 60_000} to the end: ${residentGrowth(kinds.early, kinds.late)}`);
   console.log(`RSS every ${RSS_EVERY_MS / 1000} s (MiB): ${samples.map((s) => s.mib.toFixed(0)).join(' ')}`);
   console.log(`anonymous RSS every ${RSS_EVERY_MS / 1000} s (MiB): ${samples.map((s) => s.anon.toFixed(0)).join(' ')}`);
