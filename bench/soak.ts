@@ -216,6 +216,12 @@ async function drain(d: DaemonHandle, finals: Map<string, any>): Promise<void> {
   }
 }
 
+/** Waits (at most 10 s) until no emulator has a connection open: a payload is counted only once its connection closed. */
+async function connectionsClosed(emulators: ZplPrinterEmulator[]): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (emulators.some((e) => e.openConnections() > 0) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
 function received(emulators: ZplPrinterEmulator[]): Array<Map<string, number>> {
   return emulators.map((e) => {
     const seen = new Map<string, number>();
@@ -261,6 +267,8 @@ async function main(): Promise<void> {
   for (const e of emulators) e.state.paperOut = false;
   const finals = new Map<string, any>();
   await drain(d, finals);
+  // the last wait:true answers can come before the emulator has seen their connection close
+  await connectionsClosed(emulators);
 
   const got = received(emulators);
   let lost = 0;
