@@ -13,13 +13,9 @@ import { once } from 'node:events';
 import { Bench } from 'tinybench';
 import { startDaemon, type DaemonHandle } from '../test/helpers/daemon-process';
 import { ZplPrinterEmulator } from '../test/fixtures/zebra-tcp-printer';
+import { executableOption } from './executable-option';
 
 const seconds = Number(process.argv[2] ?? 5);
-/** The value after `flag` on the command line, or undefined. */
-function option(flag: string): string | undefined {
-  const at = process.argv.indexOf(flag);
-  return at > 0 ? process.argv[at + 1] : undefined;
-}
 const LISTENERS = 100;
 const CONCURRENCY = 32;
 const LABEL = ('^XA^FO20,20^A0N,30,30^FD' + 'x'.repeat(2000) + '^FS^XZ').slice(0, 2048);
@@ -83,14 +79,13 @@ async function pacedRun(d: DaemonHandle, paths: string[], body: string, listener
 }
 
 async function main(): Promise<void> {
-  const exe = option('--exe');
-  const root = option('--root');
+  const exe = executableOption(process.argv);
   const entry = !exe && existsSync('dist/printproxyd.cjs') ? 'dist/printproxyd.cjs' : undefined;
   // --pin: the daemon on CPU 0, this process, the emulators and the listeners on CPU 1, so the clients cannot take the daemon's core
   const pin = process.argv.includes('--pin');
   if (pin) execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
   const program = exe
-    ? [...(root ? [resolve('firmware/in-debian-root.sh'), resolve(root)] : []), resolve(exe)]
+    ? exe.command
     : entry
       ? [process.execPath, '--', resolve(entry)]
       : [process.execPath, '--import', 'tsx', 'src/main.ts'];
@@ -149,7 +144,7 @@ async function main(): Promise<void> {
     return (CONCURRENCY * 1000) / mean;
   });
   const without = (jobsPerSecond[0] + jobsPerSecond[2]) / 2;
-  console.log(`daemon: ${exe ? `${exe}${root ? ` in ${root}` : ''}` : (entry ?? 'src/main.ts (tsx)')} (the bench on Node ${process.versions.node}); 2 KB ZPL labels, wait: true, ${CONCURRENCY} at a time over 8 emulated printers; listeners in a second process${pin ? '; daemon pinned to CPU 0, clients to CPU 1' : ''}`);
+  console.log(`daemon: ${exe?.label ?? entry ?? 'src/main.ts (tsx)'} (the bench on Node ${process.versions.node}); 2 KB ZPL labels, wait: true, ${CONCURRENCY} at a time over 8 emulated printers; listeners in a second process${pin ? '; daemon pinned to CPU 0, clients to CPU 1' : ''}`);
   console.log('| run | jobs/s | daemon CPU s per 1,000 jobs |');
   console.log('|---|---|---|');
   bench.tasks.forEach((t, i) => console.log(`| ${t.name} | ${jobsPerSecond[i].toFixed(0)} | ${cpuPerKiloJob[t.name].toFixed(3)} |`));

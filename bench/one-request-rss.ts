@@ -4,16 +4,11 @@
 // Run: npm run build && node --import tsx bench/one-request-rss.ts [--exe EXECUTABLE [--root DEBIAN_ROOT]]
 // (--exe: the daemon as a single executable, inside DEBIAN_ROOT with firmware/in-debian-root.sh when given)
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { startDaemon, type DaemonHandle } from '../test/helpers/daemon-process';
 import { ZplPrinterEmulator } from '../test/fixtures/zebra-tcp-printer';
+import { executableOption } from './executable-option';
 
 const LIMIT = 64 * 1024 * 1024;
-
-function option(flag: string): string | undefined {
-  const at = process.argv.indexOf(flag);
-  return at > 0 ? process.argv[at + 1] : undefined;
-}
 
 function peakMiB(pid: number): number {
   return Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
@@ -50,14 +45,12 @@ const CASES: Record<string, (d: DaemonHandle, path: string) => Promise<string>> 
 };
 
 async function main(): Promise<void> {
-  const exe = option('--exe');
-  const root = option('--root');
-  const command = exe ? [...(root ? [resolve('firmware/in-debian-root.sh'), resolve(root)] : []), resolve(exe)] : undefined;
-  console.log(`daemon: ${exe ? `${exe}${root ? ` in ${root}` : ''}` : 'node dist/printproxyd.cjs'}; a fresh daemon per case; peak RSS is VmHWM (bound 256 MiB)`);
+  const exe = executableOption(process.argv);
+  console.log(`daemon: ${exe?.label ?? 'node dist/printproxyd.cjs'}; a fresh daemon per case; peak RSS is VmHWM (bound 256 MiB)`);
   console.log('| request | answers | peak RSS MiB |');
   console.log('|---|---|---|');
   for (const [name, run] of Object.entries(CASES)) {
-    const d = await startDaemon(command ? { command, startTimeoutMs: 60_000 } : { entry: 'dist/printproxyd.cjs' });
+    const d = await startDaemon(exe ? { command: exe.command, startTimeoutMs: 60_000 } : { entry: 'dist/printproxyd.cjs' });
     const emulator = new ZplPrinterEmulator();
     emulator.discard = true;
     const port = await emulator.start();
