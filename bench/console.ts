@@ -1,8 +1,8 @@
 // The web console on this machine: navigation → signed-in Printers table of 10 printers in headless Chromium, and the
 // bundled daemon's idle RSS with and without the console. Run: npm run build && node --import tsx bench/console.ts [loads]
-import { readFileSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from '../test/helpers/browser';
+import { rssMiB } from './process-memory';
 import { startDaemon, type DaemonHandle } from '../test/helpers/daemon-process';
 
 const LOADS = Number(process.argv[2] ?? 20);
@@ -48,10 +48,6 @@ async function loadTable(page: Page, baseUrl: string, cold: boolean): Promise<nu
 
 function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-}
-
-function rssMiB(pid: number): number {
-  return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
 }
 
 /** Idle RSS after start and one GET /status (and, with `page`, after serving the console once), median of 5 samples 1 s apart. */

@@ -5,13 +5,14 @@
 // Run: npm run firmware -- --arch x64-node20,x64 && node --import tsx bench/firmware.ts [target,...]   (default x64-node20,x64)
 // Foreign arches run under qemu-user: their times and RSS include the emulator (TCG) and only bound the real device.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import net from 'node:net';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { callApi, tempDataDir } from '../test/helpers/daemon-process';
 import { ZplPrinterEmulator } from '../test/fixtures/zebra-tcp-printer';
 import { shippingLabelPdf } from '../test/fixtures/pdf/barcode-pdf';
+import { median, rssMiB } from './process-memory';
 // @ts-expect-error: plain ESM build script without type declarations
 import { isNative, runPrefix, target } from '../firmware/targets.mjs';
 
@@ -47,10 +48,6 @@ function freePort(): Promise<number> {
   });
 }
 
-function rssMiB(proc: ChildProcess): number {
-  return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${proc.pid}/status`, 'utf8'))?.[1]) / 1024;
-}
-
 /** Starts `command` on a fresh port and polls GET /status every 2 ms; resolves with the process and ms to the first 200. */
 async function boot(command: string[], dataDir: string): Promise<{ proc: ChildProcess; ms: number; baseUrl: string }> {
   const port = await freePort();
@@ -81,10 +78,6 @@ function stop(proc: ChildProcess): Promise<void> {
 function dropFromPageCache(file: string): void {
   execFileSync('sync', [file]);
   execFileSync('dd', [`if=${file}`, 'iflag=nocache', 'count=0', 'status=none']);
-}
-
-function median(values: number[]): number {
-  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 }
 
 /** One running warm daemon per subject, with a printer on its own emulator. */
@@ -118,10 +111,10 @@ async function measureAll(list: Subject[], pdf: Uint8Array): Promise<Figures[]> 
   }
   // idle means after start-up's lazy work settles: a fixed pause is the measurement, not a wait for a condition
   await new Promise((r) => setTimeout(r, 3000));
-  const idleRssMiB = running.map((r) => rssMiB(r.proc));
+  const idleRssMiB = running.map((r) => rssMiB(r.proc.pid!));
   const daemons = await Promise.all(running.map((r) => withPrinter(r)));
   const labelMs = await printInterleaved(daemons, pdf);
-  const after100RssMiB = daemons.map((d) => rssMiB(d.proc));
+  const after100RssMiB = daemons.map((d) => rssMiB(d.proc.pid!));
   await Promise.all(daemons.map(async (d) => {
     await stop(d.proc);
     await d.emulator.stop();

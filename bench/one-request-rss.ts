@@ -3,16 +3,12 @@
 // 8 concurrent 60 MB bodies (one burst). The bound is 256 MiB (issue "Hold under abuse").
 // Run: npm run build && node --import tsx bench/one-request-rss.ts [--exe EXECUTABLE [--root DEBIAN_ROOT]]
 // (--exe: the daemon as a single executable, inside DEBIAN_ROOT with firmware/in-debian-root.sh when given)
-import { readFileSync } from 'node:fs';
 import { startDaemon, type DaemonHandle } from '../test/helpers/daemon-process';
 import { ZplPrinterEmulator } from '../test/fixtures/zebra-tcp-printer';
 import { executableOption } from './executable-option';
+import { peakRssMiB } from './process-memory';
 
 const LIMIT = 64 * 1024 * 1024;
-
-function peakMiB(pid: number): number {
-  return Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
-}
 
 async function untilEnded(d: DaemonHandle, jobId: string): Promise<string> {
   for (;;) {
@@ -56,7 +52,7 @@ async function main(): Promise<void> {
     const port = await emulator.start();
     const path = (await d.api('POST', '/printers', { body: { connection: { type: 'network', host: '127.0.0.1', port, protocol: 'tcp' }, content: 'zpl' } })).body.result.content.path;
     const answers = await run(d, path);
-    console.log(`| ${name} | ${answers} | ${peakMiB(d.proc.pid!).toFixed(1)} |`);
+    console.log(`| ${name} | ${answers} | ${peakRssMiB(d.proc.pid!).toFixed(1)} |`);
     await d.stop();
     await emulator.stop();
   }

@@ -3,13 +3,13 @@
 // run: 2 KB ZPL jobs (wait: true, 16 at a time over 4 emulated printers) and PDF shipping labels rendered to ZPL
 // (wait: true, 2 at a time); then each daemon's RSS after the run.
 // Run: npm run build && node --import tsx bench/v8-flags.ts [seconds-per-task] [--flags 'V8 FLAGS' (instead of the default)]
-import { readFileSync } from 'node:fs';
 import { Bench } from 'tinybench';
 import { startDaemon, type DaemonHandle } from '../test/helpers/daemon-process';
 import { ZplPrinterEmulator } from '../test/fixtures/zebra-tcp-printer';
 import { shippingLabelPdf } from '../test/fixtures/pdf/barcode-pdf';
 import { DEFAULT_V8_FLAGS } from '../src/v8-tuning';
 import { cpuMs } from './process-cpu';
+import { median, rssMiB } from './process-memory';
 
 const seconds = Number(process.argv[2] ?? 3);
 const at = process.argv.indexOf('--flags');
@@ -44,15 +44,6 @@ async function jobs(s: Side, count: number, body: unknown): Promise<void> {
   const answers = await Promise.all(Array.from({ length: count }, (_, i) => s.d.api('POST', `/print/${s.paths[i % s.paths.length]}`, { body })));
   const failed = answers.find((a) => a.status !== 200);
   if (failed) throw new Error(`${s.name}: HTTP ${failed.status} ${JSON.stringify(failed.body).slice(0, 200)}`);
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
-
-function rssMiB(pid: number): number {
-  return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
 }
 
 async function main(): Promise<void> {
