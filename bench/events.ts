@@ -35,10 +35,12 @@ function post(d: DaemonHandle, path: string, body: string): Promise<void> {
   });
 }
 
-/** User + system CPU seconds a process has used so far (/proc/PID/stat). */
-function cpuSeconds(pid: number): number {
+/** User and system CPU seconds a process has used so far (/proc/PID/stat). */
+function cpuSeconds(pid: number): { user: number; sys: number; total: number } {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+  const user = Number(fields[11]) / 100;
+  const sys = Number(fields[12]) / 100;
+  return { user, sys, total: user + sys };
 }
 
 /** One batch: CONCURRENCY jobs at once, spread over the printers. */
@@ -102,23 +104,24 @@ async function main(): Promise<void> {
   const listeners = fork(new URL('./event-listeners.ts', import.meta.url).pathname, [], { execArgv: ['--import', 'tsx'] });
 
   const bench = new Bench({ time: seconds * 1000, warmupTime: 1000 });
-  /** Daemon CPU seconds per 1,000 jobs, per task (the last phase, warm-up or run, that task ran). */
-  const cpuPerKiloJob: Record<string, number> = {};
+  /** Daemon CPU seconds (user, system) per 1,000 jobs, per task (the last phase, warm-up or run, that task ran). */
+  const cpuPerKiloJob: Record<string, { user: number; sys: number }> = {};
   let listenerCpuPerKiloJob = 0;
   let jobs = 0;
   const task = (name: string, open?: () => Promise<void>, close?: () => Promise<void>) => {
-    let cpuAtStart = 0;
+    let cpuAtStart = { user: 0, sys: 0 };
     let listenerCpuAtStart = 0;
     bench.add(name, () => ((jobs += CONCURRENCY), batch(d, paths, body)), {
       beforeAll: async () => {
         await open?.();
         jobs = 0;
         cpuAtStart = cpuSeconds(d.proc.pid!);
-        listenerCpuAtStart = cpuSeconds(listeners.pid!);
+        listenerCpuAtStart = cpuSeconds(listeners.pid!).total;
       },
       afterAll: async () => {
-        cpuPerKiloJob[name] = ((cpuSeconds(d.proc.pid!) - cpuAtStart) * 1000) / jobs;
-        if (open) listenerCpuPerKiloJob = ((cpuSeconds(listeners.pid!) - listenerCpuAtStart) * 1000) / jobs;
+        const cpu = cpuSeconds(d.proc.pid!);
+        cpuPerKiloJob[name] = { user: ((cpu.user - cpuAtStart.user) * 1000) / jobs, sys: ((cpu.sys - cpuAtStart.sys) * 1000) / jobs };
+        if (open) listenerCpuPerKiloJob = ((cpuSeconds(listeners.pid!).total - listenerCpuAtStart) * 1000) / jobs;
         await close?.();
       },
     });
@@ -145,9 +148,12 @@ async function main(): Promise<void> {
   });
   const without = (jobsPerSecond[0] + jobsPerSecond[2]) / 2;
   console.log(`daemon: ${exe?.label ?? entry ?? 'src/main.ts (tsx)'} (the bench on Node ${process.versions.node}); 2 KB ZPL labels, wait: true, ${CONCURRENCY} at a time over 8 emulated printers; listeners in a second process${pin ? '; daemon pinned to CPU 0, clients to CPU 1' : ''}`);
-  console.log('| run | jobs/s | daemon CPU s per 1,000 jobs |');
+  console.log('| run | jobs/s | daemon CPU s per 1,000 jobs (user + system) |');
   console.log('|---|---|---|');
-  bench.tasks.forEach((t, i) => console.log(`| ${t.name} | ${jobsPerSecond[i].toFixed(0)} | ${cpuPerKiloJob[t.name].toFixed(3)} |`));
+  bench.tasks.forEach((t, i) => {
+    const { user, sys } = cpuPerKiloJob[t.name];
+    console.log(`| ${t.name} | ${jobsPerSecond[i].toFixed(0)} | ${(user + sys).toFixed(3)} (${user.toFixed(3)} + ${sys.toFixed(3)}) |`);
+  });
   console.log(`the listeners' process used ${listenerCpuPerKiloJob.toFixed(3)} CPU s per 1,000 jobs on the same ${availableParallelism()} cores`);
   console.log(`jobs/s with ${LISTENERS} listeners / without: ${(jobsPerSecond[1] / without).toFixed(2)}x (target >= 0.9x)`);
   console.log(
