@@ -1,5 +1,6 @@
 // The background printer monitor at idle: daemon CPU and ~HS probes over a quiet window with 10 emulated ZPL printers,
-// first with nobody listening (the monitor must probe nothing), then with one client subscribed to printer.status.
+// first with nobody listening (the monitor must probe nothing), then with one client subscribed to printer.status, then
+// with one that asks for status every 2 s as the web console does.
 // Run: npm run build && node --import tsx bench/monitor.ts [seconds-per-window]
 import { existsSync, readFileSync } from 'node:fs';
 import { startDaemon, type DaemonHandle } from '../test/helpers/daemon-process';
@@ -35,11 +36,18 @@ async function main(): Promise<void> {
   if (!isSocket(ws)) throw new Error(`upgrade refused: ${ws.status}`);
   const watched = await window(d, emulators);
   ws.close(1000);
-  console.log(`entry: ${entry ?? 'src/main.ts (tsx)'}; 10 emulated ZPL printers, ${seconds} s windows, default monitor interval (2 s per printer)`);
+  await ws.closed();
+  // as the web console asks: every 2 s
+  const fast = await connectWs(d.port, '/api/v1/events?types=printer.status&statusIntervalMs=2000', { 'X-API-Key': d.apiKey });
+  if (!isSocket(fast)) throw new Error(`upgrade refused: ${fast.status}`);
+  const console2s = await window(d, emulators);
+  fast.close(1000);
+  console.log(`entry: ${entry ?? 'src/main.ts (tsx)'}; 10 emulated ZPL printers, ${seconds} s windows, default monitor interval (5 s per printer)`);
   console.log('| window | daemon CPU | ~HS probes |');
   console.log('|---|---|---|');
   console.log(`| nobody listening | ${idle.cpuPercent.toFixed(2)} % | ${idle.probes} |`);
   console.log(`| one client on printer.status | ${watched.cpuPercent.toFixed(2)} % | ${watched.probes} |`);
+  console.log(`| one client on printer.status asking statusIntervalMs=2000 (as the web console) | ${console2s.cpuPercent.toFixed(2)} % | ${console2s.probes} |`);
   await d.stop();
   await Promise.all(emulators.map((e) => e.stop()));
 }

@@ -24,7 +24,7 @@ export interface DaemonOptions {
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** Byte-stream transport limits (env PRINTPROXY_TCP_CONNECT_TIMEOUT_MS, _IDLE_TIMEOUT_MS, _QUERY_TIMEOUT_MS). */
   timeouts: { connectMs: number; idleMs: number; queryMs: number };
-  /** Shortest time between two background status probes of one printer (env PRINTPROXY_MONITOR_INTERVAL_MS; 2 s, so that a console shows a paper-out within 3 s). */
+  /** Time between two background status probes of one printer (env PRINTPROXY_MONITOR_INTERVAL_MS; 5 s), unless a client asks for sooner (down to 2 s: the web console, so it shows a paper-out within 3 s). */
   monitorIntervalMs: number;
   /** Time between two `~HS` reads while a label printer's accepted jobs are followed until printed (env PRINTPROXY_PRINTED_POLL_MS). */
   printedPollMs: number;
@@ -55,7 +55,7 @@ env: PRINTPROXY_DATA_DIR, PRINTPROXY_API_KEY, PRINTPROXY_MDNS=0, PRINTPROXY_NATI
      PRINTPROXY_TCP_CONNECT_TIMEOUT_MS (5000), PRINTPROXY_TCP_IDLE_TIMEOUT_MS (15000), PRINTPROXY_TCP_QUERY_TIMEOUT_MS (1500),
      PRINTPROXY_WEBHOOK_RETRY_BASE_MS (1000), PRINTPROXY_WEBHOOK_RETRY_CAP_MS (3600000),
      PRINTPROXY_WEBHOOK_RETRY_HORIZON_MS (86400000), PRINTPROXY_WEBHOOK_TIMEOUT_MS (10000),
-     PRINTPROXY_MONITOR_INTERVAL_MS (2000), PRINTPROXY_PRINTED_POLL_MS (1000), PRINTPROXY_V8_FLAGS (--optimize-for-size)`;
+     PRINTPROXY_MONITOR_INTERVAL_MS (5000), PRINTPROXY_PRINTED_POLL_MS (1000), PRINTPROXY_V8_FLAGS (--optimize-for-size)`;
 
 /** Parses argv (without node and script) and env into a Command; throws UsageError. */
 export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Command {
@@ -85,7 +85,7 @@ function parseDaemonFlags(args: string[], env: NodeJS.ProcessEnv): DaemonOptions
       idleMs: envMs(env, 'PRINTPROXY_TCP_IDLE_TIMEOUT_MS', 15_000),
       queryMs: envMs(env, 'PRINTPROXY_TCP_QUERY_TIMEOUT_MS', 1500),
     },
-    monitorIntervalMs: envMs(env, 'PRINTPROXY_MONITOR_INTERVAL_MS', 2000),
+    monitorIntervalMs: envMs(env, 'PRINTPROXY_MONITOR_INTERVAL_MS', 5000),
     printedPollMs: envMs(env, 'PRINTPROXY_PRINTED_POLL_MS', 1000),
     webhooks: {
       retryBaseMs: envMs(env, 'PRINTPROXY_WEBHOOK_RETRY_BASE_MS', 1000),

@@ -146,7 +146,7 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
   status = new StatusCache({ probe: (path) => runtimes.of(path).status(), budgetMs: 1000, ttlMs: 2000, onChange: statusEvent(bus) });
   const stopWatching = watchDevice({ registry, status, settings, bus });
   const statusNow = status;
-  const demand = new StatusDemand([() => webhooks.list().some((w) => takesPrinterStatus(w.types))]);
+  const demand = new StatusDemand(options.monitorIntervalMs, [() => webhooks.list().some((w) => takesPrinterStatus(w.types))]);
   const monitor = new PrinterMonitor({
     wanted: () => demand.wanted(),
     printers: () => registry.list().map((p) => p.path),
@@ -155,7 +155,7 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
       return statusNow.get(path);
     },
     transferring: (path) => runtimes.of(path).transferring,
-    intervalMs: options.monitorIntervalMs,
+    intervalMs: () => demand.intervalMs(),
     logger,
   });
   monitor.start();

@@ -15,6 +15,8 @@ export interface LiveHandlers {
 }
 
 const MAX_BACKOFF_MS = 30_000;
+/** How often the device is asked to probe printers' status while this page listens (its floor, 2 s). */
+const STATUS_INTERVAL_MS = 2000;
 
 /** One socket at a time to /api/v1/events on the page's own host; `close` stops it for good. */
 export class LiveEvents {
@@ -45,7 +47,8 @@ export class LiveEvents {
     const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/v1/events`;
     const socket = new WebSocket(url);
     this.socket = socket;
-    socket.onopen = () => socket.send(JSON.stringify({ type: 'auth', apiKey: this.key, ...(this.lastId !== null ? { since: this.lastId } : {}) }));
+    // printers' status every 2 s while the page is open (the device's default is 5 s), so a paper-out shows within 3 s
+    socket.onopen = () => socket.send(JSON.stringify({ type: 'auth', apiKey: this.key, statusIntervalMs: STATUS_INTERVAL_MS, ...(this.lastId !== null ? { since: this.lastId } : {}) }));
     socket.onmessage = (message) => this.receive(JSON.parse(String(message.data)));
     socket.onclose = (close) => this.closedWith(close.code);
   }

@@ -2,6 +2,9 @@
 // at most once per interval, never while a job's bytes are being sent to it; with no listener it probes nothing.
 import type { Logger } from '../log';
 
+/** How often the monitor looks at most (a quarter of the shortest interval a client may ask for): a probe is at most 0.5 s late. */
+const TICK_MS = 500;
+
 /** What the monitor needs: who wants status, which printers, how to probe one, and whether it is busy. */
 export interface PrinterMonitorDeps {
   /** True while any channel wants printer.status events (read each tick). */
@@ -12,8 +15,8 @@ export interface PrinterMonitorDeps {
   probe: (path: string) => Promise<unknown>;
   /** True while a job is being sent to the printer. */
   transferring: (path: string) => boolean;
-  /** Shortest time between two probes of one printer (default 2 s). */
-  intervalMs: number;
+  /** Shortest time between two probes of one printer now (read each tick). */
+  intervalMs: () => number;
   /** Calls `tick` every `ms` until the returned function is called (setInterval, unref'd, by default). */
   every?: (ms: number, tick: () => void) => () => void;
   now?: () => number;
@@ -34,8 +37,8 @@ export class PrinterMonitor {
   /** Starts ticking (a tick with nobody listening only reads one boolean). */
   start(): void {
     const every = this.deps.every ?? intervalTimer;
-    // ticks at a quarter of the interval, so a probe is at most a quarter late
-    this.stopTimer ??= every(Math.min(this.deps.intervalMs / 4, 1000), () => this.tick());
+    // a default interval shorter than 2 s (a setting) is kept to within a quarter as well
+    this.stopTimer ??= every(Math.min(TICK_MS, this.deps.intervalMs() / 4), () => this.tick());
   }
 
   /** Stops ticking; probes under way finish on their own. */
@@ -48,9 +51,10 @@ export class PrinterMonitor {
   tick(): void {
     if (!this.deps.wanted()) return;
     const now = this.now();
+    const interval = this.deps.intervalMs();
     for (const path of this.deps.printers()) {
       if (this.probing.has(path) || this.deps.transferring(path)) continue;
-      if (now - (this.lastProbe.get(path) ?? -Infinity) < this.deps.intervalMs) continue;
+      if (now - (this.lastProbe.get(path) ?? -Infinity) < interval) continue;
       this.lastProbe.set(path, now);
       this.probing.add(path);
       this.deps.probe(path).then(

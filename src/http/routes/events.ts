@@ -22,7 +22,9 @@ export const EVENTS_SOCKET_DOC: WebSocketDoc = {
     '`since` (in the URL or the auth message) replays the retained events after N (at least the last 1,000), then live ones, with no gap and no duplicate; ' +
     'when N is no longer retained, or `bootId` (URL or auth message) names another run, {"type":"reset"} comes first. ' +
     'Filter at any time with {"type":"subscribe","types":["job.*"],"printers":["<path>"]} (answered {"type":"subscribed",...}, or {"type":"error","message":...}); ' +
-    'events about no printer pass a printers filter. The device pings; a client silent for 120 s is dropped; one with more than 1 MiB unread is closed with 1013.',
+    'events about no printer pass a printers filter. While a client takes printer.status, each printer is probed in the background every 5 s ' +
+    '(PRINTPROXY_MONITOR_INTERVAL_MS), or as often as `statusIntervalMs` (URL or auth message) asks, never more often than every 2000 ms (the web console asks for 2000). ' +
+    'The device pings; a client silent for 120 s is dropped; one with more than 1 MiB unread is closed with 1013.',
   message: DeviceEventSchema,
 };
 
@@ -43,6 +45,8 @@ class EventsSession {
   /** Id after which the replay starts; null when there is none (or once it ran). */
   private cursor: number | null = null;
   private release: (() => void) | null = null;
+  /** How often this client asks for printers' status to be probed, ms; null for the device's default. */
+  private readonly statusIntervalMs: number | null;
   /** The topic this client's live events come through; null before it joined or once it left. */
   private topic: string | null = null;
 
@@ -55,6 +59,7 @@ class EventsSession {
     private readonly demand?: StatusDemand,
   ) {
     this.filter = initialFilter(request);
+    this.statusIntervalMs = statusInterval(request);
     // events still waiting to be published are in the ring (and the replay), not for this socket's topic
     topics.flush();
     socket.send(JSON.stringify({ type: 'hello', bootId, lastId: ring.lastId }));
@@ -115,7 +120,7 @@ class EventsSession {
   /** While this client may want printer.status, the monitor probes printers in the background. */
   private claim(): void {
     const wanted = takesPrinterStatus(this.filter.types);
-    if (wanted && !this.release && this.demand) this.release = this.demand.acquire();
+    if (wanted && !this.release && this.demand) this.release = this.demand.acquire(this.statusIntervalMs);
     if (!wanted && this.release) {
       this.release();
       this.release = null;
@@ -133,6 +138,14 @@ function initialFilter(request: SocketRequest): EventFilter {
     return query ? query.split(',').filter((v) => v !== '') : null;
   };
   return { types: list('types'), printers: list('printers') };
+}
+
+/** `statusIntervalMs` of the auth message or the URL, when a positive number; null otherwise (the device's default). */
+function statusInterval(request: SocketRequest): number | null {
+  const message = request.auth.via === 'message' ? request.auth.message : {};
+  const raw = message.statusIntervalMs ?? request.query.get('statusIntervalMs');
+  const ms = typeof raw === 'number' || typeof raw === 'string' ? Number(raw) : Number.NaN;
+  return Number.isFinite(ms) && ms > 0 ? ms : null;
 }
 
 /** The `since` of the URL or the auth message; 'reset' when the client names another run's bootId; null for none. */
