@@ -206,9 +206,12 @@ async function drain(d: DaemonHandle, finals: Map<string, any>): Promise<void> {
   const deadline = Date.now() + DRAIN_LIMIT_MS;
   while (pendingJobs.size > 0 && Date.now() < deadline) {
     for (const jobId of [...pendingJobs]) {
-      const job = (await call(d, 'GET', `/jobs/${jobId}`)).body?.result?.content;
-      if (job && (job.state === 'completed' || job.state === 'failed')) {
-        finals.set(jobId, job);
+      const res = await call(d, 'GET', `/jobs/${jobId}`);
+      const job = res.body?.result?.content;
+      // past the 10,000-record cap the oldest finished records are let go: polling those again would never end
+      if (res.status === 404) finals.set(jobId, { state: 'no longer kept (404)' });
+      if (res.status === 404 || (job && (job.state === 'completed' || job.state === 'failed'))) {
+        if (job) finals.set(jobId, job);
         pendingJobs.delete(jobId);
       }
     }
@@ -220,6 +223,16 @@ async function drain(d: DaemonHandle, finals: Map<string, any>): Promise<void> {
 async function connectionsClosed(emulators: ZplPrinterEmulator[]): Promise<void> {
   const deadline = Date.now() + 10_000;
   while (emulators.some((e) => e.openConnections() > 0) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+/** Each job's record as the daemon has it now (a wait:true job was never polled), for a lost label's line. */
+async function jobStories(d: DaemonHandle, jobIds: string[], finals: Map<string, any>): Promise<string> {
+  const stories: string[] = [];
+  for (const jobId of jobIds) {
+    const job = finals.get(jobId) ?? (await call(d, 'GET', `/jobs/${jobId}`)).body?.result?.content;
+    stories.push(job ? `${jobId} ${JSON.stringify({ state: job.state, printer: job.printer, error: job.error, errorCode: job.errorCode, createdAt: job.createdAt, completedAt: job.completedAt })}` : `${jobId} not found`);
+  }
+  return stories.join('; ');
 }
 
 function received(emulators: ZplPrinterEmulator[]): Array<Map<string, number>> {
@@ -267,7 +280,8 @@ async function main(): Promise<void> {
   for (const e of emulators) e.state.paperOut = false;
   const finals = new Map<string, any>();
   await drain(d, finals);
-  // the last wait:true answers can come before the emulator has seen their connection close
+  // payloads are counted from closed connections: none may still be open (a job's own connection is closed by the
+  // time the daemon completes it, so this only waits for stragglers such as a last status probe)
   await connectionsClosed(emulators);
 
   const got = received(emulators);
@@ -289,7 +303,7 @@ async function main(): Promise<void> {
           failures.set(job.error, (failures.get(job.error) ?? 0) + 1);
         } else {
           lost += 1;
-          lostLabels.push(`label ${id} to printer ${printer} (${want.kind}, accepted at ${(want.at / 1000).toFixed(1)} s, jobs ${want.jobIds.join(' ')}, final ${want.jobIds.map((j) => finals.get(j)?.state ?? 'not polled').join(' ')})`);
+          lostLabels.push(`label ${id} to printer ${printer} (${want.kind}, accepted at ${(want.at / 1000).toFixed(1)} s): ${await jobStories(d, want.jobIds, finals)}`);
         }
       }
     }
@@ -313,6 +327,7 @@ async function main(): Promise<void> {
   console.log(`| duplicate labels | ${duplicates} |`);
   console.log(`| cancelled jobs that had printed anyway | ${counts.cancelledPrinted} |`);
   console.log(`| jobs still unfinished after the drain | ${pendingJobs.size} |`);
+  console.log(`| jobs whose record was let go before the drain read it (past the 10,000-record cap) | ${[...finals.values()].filter((f) => f.state === 'no longer kept (404)').length} |`);
   console.log(`| 5xx other than 503 | ${fiveXx} |`);
   console.log(`| 503 (printer not ready for a wait:true job; documented) | ${counts.byStatus.get(503) ?? 0} |`);
   console.log(`| RSS minute ${(2 * windowMs) / 60_000}-${(3 * windowMs) / 60_000} (mean) | ${mean(early.map((s) => s.mib)).toFixed(1)} MiB |`);
