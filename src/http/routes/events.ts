@@ -128,9 +128,19 @@ class EventsSession {
   }
 }
 
+/** The fields of the first-message auth (none when the key came in a header). */
+function authMessage(request: SocketRequest): Record<string, unknown> {
+  return request.auth.via === 'message' ? request.auth.message : {};
+}
+
+/** A connection parameter as the auth message gives it, or else as the URL does (null when neither has it). */
+function parameter(request: SocketRequest, name: string): unknown {
+  return authMessage(request)[name] ?? request.query.get(name);
+}
+
 /** `types` and `printers` from the auth message (arrays) or the URL (comma-separated), so that a replay is filtered too. */
 function initialFilter(request: SocketRequest): EventFilter {
-  const message = request.auth.via === 'message' ? request.auth.message : {};
+  const message = authMessage(request);
   const list = (name: 'types' | 'printers'): string[] | null => {
     const value = message[name];
     if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value as string[];
@@ -142,17 +152,16 @@ function initialFilter(request: SocketRequest): EventFilter {
 
 /** `statusIntervalMs` of the auth message or the URL, when a positive number; null otherwise (the device's default). */
 function statusInterval(request: SocketRequest): number | null {
-  const message = request.auth.via === 'message' ? request.auth.message : {};
-  const raw = message.statusIntervalMs ?? request.query.get('statusIntervalMs');
+  const raw = parameter(request, 'statusIntervalMs');
   const ms = typeof raw === 'number' || typeof raw === 'string' ? Number(raw) : Number.NaN;
   return Number.isFinite(ms) && ms > 0 ? ms : null;
 }
 
 /** The `since` of the URL or the auth message; 'reset' when the client names another run's bootId; null for none. */
 function resumePoint(request: SocketRequest, bootId: string): number | 'reset' | null {
-  const message = request.auth.via === 'message' ? request.auth.message : {};
+  const message = authMessage(request);
   const claimedBoot = typeof message.bootId === 'string' ? message.bootId : request.query.get('bootId');
-  const raw = message.since ?? request.query.get('since');
+  const raw = parameter(request, 'since');
   if (raw === undefined || raw === null || raw === '') return null;
   if (claimedBoot && claimedBoot !== bootId) return 'reset';
   const since = Number(raw);
