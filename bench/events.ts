@@ -5,7 +5,7 @@
 // (--exe: the daemon is a single executable, e.g. dist/firmware/printproxyd-linux-x64, run inside DEBIAN_ROOT with
 // firmware/in-debian-root.sh when given: the device's runtime, Node 24 and uWS 20.57, with no HTTP/1 front)
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import http from 'node:http';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
@@ -14,6 +14,7 @@ import { Bench } from 'tinybench';
 import { startDaemon, type DaemonHandle } from '../test/helpers/daemon-process';
 import { ZplPrinterEmulator } from '../test/fixtures/zebra-tcp-printer';
 import { executableOption } from './executable-option';
+import { cpuMs, cpuSplitMs } from './process-cpu';
 
 const seconds = Number(process.argv[2] ?? 5);
 const LISTENERS = 100;
@@ -33,14 +34,6 @@ function post(d: DaemonHandle, path: string, body: string): Promise<void> {
     req.on('error', reject);
     req.end(body);
   });
-}
-
-/** User and system CPU seconds a process has used so far (/proc/PID/stat). */
-function cpuSeconds(pid: number): { user: number; sys: number; total: number } {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  const user = Number(fields[11]) / 100;
-  const sys = Number(fields[12]) / 100;
-  return { user, sys, total: user + sys };
 }
 
 /** One batch: CONCURRENCY jobs at once, spread over the printers. */
@@ -105,23 +98,24 @@ async function main(): Promise<void> {
 
   const bench = new Bench({ time: seconds * 1000, warmupTime: 1000 });
   /** Daemon CPU seconds (user, system) per 1,000 jobs, per task (the last phase, warm-up or run, that task ran). */
-  const cpuPerKiloJob: Record<string, { user: number; sys: number }> = {};
+  const cpuPerKiloJob: Record<string, { user: number; system: number }> = {};
   let listenerCpuPerKiloJob = 0;
   let jobs = 0;
   const task = (name: string, open?: () => Promise<void>, close?: () => Promise<void>) => {
-    let cpuAtStart = { user: 0, sys: 0 };
+    let cpuAtStart = { user: 0, system: 0 };
     let listenerCpuAtStart = 0;
     bench.add(name, () => ((jobs += CONCURRENCY), batch(d, paths, body)), {
       beforeAll: async () => {
         await open?.();
         jobs = 0;
-        cpuAtStart = cpuSeconds(d.proc.pid!);
-        listenerCpuAtStart = cpuSeconds(listeners.pid!).total;
+        cpuAtStart = cpuSplitMs(d.proc.pid!);
+        listenerCpuAtStart = cpuMs(listeners.pid!);
       },
       afterAll: async () => {
-        const cpu = cpuSeconds(d.proc.pid!);
-        cpuPerKiloJob[name] = { user: ((cpu.user - cpuAtStart.user) * 1000) / jobs, sys: ((cpu.sys - cpuAtStart.sys) * 1000) / jobs };
-        if (open) listenerCpuPerKiloJob = ((cpuSeconds(listeners.pid!).total - listenerCpuAtStart) * 1000) / jobs;
+        // CPU ms per job is CPU s per 1,000 jobs
+        const cpu = cpuSplitMs(d.proc.pid!);
+        cpuPerKiloJob[name] = { user: (cpu.user - cpuAtStart.user) / jobs, system: (cpu.system - cpuAtStart.system) / jobs };
+        if (open) listenerCpuPerKiloJob = (cpuMs(listeners.pid!) - listenerCpuAtStart) / jobs;
         await close?.();
       },
     });
@@ -151,8 +145,8 @@ async function main(): Promise<void> {
   console.log('| run | jobs/s | daemon CPU s per 1,000 jobs (user + system) |');
   console.log('|---|---|---|');
   bench.tasks.forEach((t, i) => {
-    const { user, sys } = cpuPerKiloJob[t.name];
-    console.log(`| ${t.name} | ${jobsPerSecond[i].toFixed(0)} | ${(user + sys).toFixed(3)} (${user.toFixed(3)} + ${sys.toFixed(3)}) |`);
+    const { user, system } = cpuPerKiloJob[t.name];
+    console.log(`| ${t.name} | ${jobsPerSecond[i].toFixed(0)} | ${(user + system).toFixed(3)} (${user.toFixed(3)} + ${system.toFixed(3)}) |`);
   });
   console.log(`the listeners' process used ${listenerCpuPerKiloJob.toFixed(3)} CPU s per 1,000 jobs on the same ${availableParallelism()} cores`);
   console.log(`jobs/s with ${LISTENERS} listeners / without: ${(jobsPerSecond[1] / without).toFixed(2)}x (target >= 0.9x)`);

@@ -2,23 +2,19 @@
 // first with nobody listening (the monitor must probe nothing), then with one client subscribed to printer.status, then
 // with one that asks for status every 2 s as the web console does.
 // Run: npm run build && node --import tsx bench/monitor.ts [seconds-per-window]
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { startDaemon, type DaemonHandle } from '../test/helpers/daemon-process';
 import { ZplPrinterEmulator } from '../test/fixtures/zebra-tcp-printer';
 import { connectWs, isSocket } from '../test/http/ws-test-client';
+import { cpuMs } from './process-cpu';
 
 const seconds = Number(process.argv[2] ?? 30);
 
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
 async function window(d: DaemonHandle, emulators: ZplPrinterEmulator[]): Promise<{ cpuPercent: number; probes: number }> {
   const queries = () => emulators.reduce((n, e) => n + e.statusQueries, 0);
-  const [cpu0, q0] = [cpuSeconds(d.proc.pid!), queries()];
+  const [cpu0, q0] = [cpuMs(d.proc.pid!), queries()];
   await new Promise((r) => setTimeout(r, seconds * 1000));
-  return { cpuPercent: ((cpuSeconds(d.proc.pid!) - cpu0) / seconds) * 100, probes: queries() - q0 };
+  return { cpuPercent: ((cpuMs(d.proc.pid!) - cpu0) / 1000 / seconds) * 100, probes: queries() - q0 };
 }
 
 async function main(): Promise<void> {
