@@ -210,10 +210,9 @@ async function drain(d: DaemonHandle, finals: Map<string, any>): Promise<void> {
       const job = res.body?.result?.content;
       // past the 10,000-record cap the oldest finished records are let go: polling those again would never end
       if (res.status === 404) finals.set(jobId, { state: 'no longer kept (404)' });
-      if (res.status === 404 || (job && (job.state === 'completed' || job.state === 'failed'))) {
-        if (job) finals.set(jobId, job);
-        pendingJobs.delete(jobId);
-      }
+      else if (job?.state === 'completed' || job?.state === 'failed') finals.set(jobId, job);
+      else continue;
+      pendingJobs.delete(jobId);
     }
     if (pendingJobs.size > 0) await new Promise((resolve) => setTimeout(resolve, 500));
   }
