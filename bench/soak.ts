@@ -26,11 +26,10 @@ interface Answer {
   body: any;
 }
 
-/** What was asked and what must arrive: label id → printers that must get it once (`mayLack`: a cancel may stop it). */
+/** What was asked and what must arrive: label id → the printers that must get it once, each with its job (`mayLack`: a cancel may stop it). */
 interface Expected {
-  printers: number[];
+  targets: Array<{ printer: number; jobId: string }>;
   mayLack: boolean;
-  jobIds: string[];
   /** How it was sent (for the report of a lost label). */
   kind: string;
   /** When it was accepted, ms after the clock started. */
@@ -74,10 +73,10 @@ function pick<T>(items: readonly T[]): T {
   return items[Math.floor(Math.random() * items.length)];
 }
 
-/** Records an accepted job; its label must reach `printers` once each, unless `mayLack`. */
-function accepted(id: string, printers: number[], jobIds: string[], kind: string, mayLack = false): void {
-  expected.set(id, { printers, mayLack, jobIds, kind, at: Date.now() - clockStart });
-  counts.jobs += jobIds.length;
+/** Records an accepted label; it must reach each target's printer once, unless `mayLack`. */
+function accepted(id: string, targets: Expected['targets'], kind: string, mayLack = false): void {
+  expected.set(id, { targets, mayLack, kind, at: Date.now() - clockStart });
+  counts.jobs += targets.length;
 }
 
 async function zplJob(d: DaemonHandle, paths: string[], wait: boolean): Promise<void> {
@@ -85,7 +84,7 @@ async function zplJob(d: DaemonHandle, paths: string[], wait: boolean): Promise<
   const id = String(nextLabel++);
   const res = await call(d, 'POST', `/print/${paths[index]}`, { content: label(id), contentType: 'zpl', wait });
   if (res.status === 200 || res.status === 201) {
-    accepted(id, [index], [res.body.result.content.jobId], wait ? 'wait:true' : 'wait:false');
+    accepted(id, [{ printer: index, jobId: res.body.result.content.jobId }], wait ? 'wait:true' : 'wait:false');
     if (!wait) pendingJobs.add(res.body.result.content.jobId);
   }
 }
@@ -98,18 +97,19 @@ async function idempotentJob(d: DaemonHandle, paths: string[]): Promise<void> {
   const again = await call(d, 'POST', `/print/${paths[index]}`, body);
   counts.idempotentRepeats += 1;
   if (first.status === 201) {
-    accepted(id, [index], [first.body.result.content.jobId], 'idempotency key');
+    accepted(id, [{ printer: index, jobId: first.body.result.content.jobId }], 'idempotency key');
     pendingJobs.add(first.body.result.content.jobId);
     if (again.body?.result?.content?.jobId !== first.body.result.content.jobId) console.error(`idempotency key soak-key-${id} gave a second job`);
   }
 }
 
-async function fanOut(d: DaemonHandle): Promise<void> {
+/** A label to both printers tagged `pair` (0 and 1); the answer's `jobs` lists one job per printer, each followed to its end. */
+async function fanOut(d: DaemonHandle, paths: string[]): Promise<void> {
   const id = String(nextLabel++);
   const res = await call(d, 'POST', '/print/tag_pair', { content: label(id), contentType: 'zpl', wait: false });
   if (res.status === 200 || res.status === 201) {
-    const jobs = [res.body.result.content].flat() as Array<{ jobId: string }>;
-    accepted(id, [0, 1], jobs.map((j) => j.jobId), 'tag fan-out');
+    const jobs = res.body.result.content.jobs as Array<{ jobId: string; printer: string }>;
+    accepted(id, [0, 1].map((printer) => ({ printer, jobId: jobs.find((j) => j.printer === paths[printer])?.jobId ?? 'none in the answer' })), 'tag fan-out');
     for (const j of jobs) pendingJobs.add(j.jobId);
   }
 }
@@ -131,7 +131,7 @@ async function cancelledJob(d: DaemonHandle, paths: string[]): Promise<void> {
   const jobId = res.body.result.content.jobId;
   await call(d, 'DELETE', `/jobs/${jobId}`);
   counts.cancels += 1;
-  accepted(id, [index], [jobId], 'cancelled', true);
+  accepted(id, [{ printer: index, jobId }], 'cancelled', true);
   pendingJobs.add(jobId);
 }
 
@@ -141,7 +141,7 @@ async function client(d: DaemonHandle, paths: string[], pdf: string, until: numb
     if (roll < 0.35) await zplJob(d, paths, true);
     else if (roll < 0.6) await zplJob(d, paths, false);
     else if (roll < 0.7) await idempotentJob(d, paths);
-    else if (roll < 0.8) await fanOut(d);
+    else if (roll < 0.8) await fanOut(d, paths);
     else if (roll < 0.9) await pdfJob(d, paths, pdf);
     else await cancelledJob(d, paths);
     await new Promise((resolve) => setTimeout(resolve, PACE_MS));
@@ -224,14 +224,10 @@ async function connectionsClosed(emulators: ZplPrinterEmulator[]): Promise<void>
   while (emulators.some((e) => e.openConnections() > 0) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
-/** Each job's record as the daemon has it now (a wait:true job was never polled), for a lost label's line. */
-async function jobStories(d: DaemonHandle, jobIds: string[], finals: Map<string, any>): Promise<string> {
-  const stories: string[] = [];
-  for (const jobId of jobIds) {
-    const job = finals.get(jobId) ?? (await call(d, 'GET', `/jobs/${jobId}`)).body?.result?.content;
-    stories.push(job ? `${jobId} ${JSON.stringify({ state: job.state, printer: job.printer, error: job.error, errorCode: job.errorCode, createdAt: job.createdAt, completedAt: job.completedAt })}` : `${jobId} not found`);
-  }
-  return stories.join('; ');
+/** The job's record as the daemon has it now (a wait:true job was never polled), for a lost label's line. */
+async function jobStory(d: DaemonHandle, jobId: string, finals: Map<string, any>): Promise<string> {
+  const job = finals.get(jobId) ?? (await call(d, 'GET', `/jobs/${jobId}`)).body?.result?.content;
+  return job ? `${jobId} ${JSON.stringify({ state: job.state, printer: job.printer, error: job.error, errorCode: job.errorCode, createdAt: job.createdAt, completedAt: job.completedAt })}` : `${jobId} not found`;
 }
 
 function received(emulators: ZplPrinterEmulator[]): Array<Map<string, number>> {
@@ -291,18 +287,18 @@ async function main(): Promise<void> {
   const lostLabels: string[] = [];
   for (const [id, want] of expected) {
     const cancelled = want.mayLack;
-    for (const printer of want.printers) {
+    for (const { printer, jobId } of want.targets) {
       const n = got[printer].get(id) ?? 0;
       if (n > 1) duplicates += n - 1;
       if (cancelled && n > 0) counts.cancelledPrinted += 1;
       if (n === 0 && !cancelled) {
-        const job = want.jobIds.map((j) => finals.get(j)).find((f) => f?.state === 'failed');
-        if (job) {
+        const job = finals.get(jobId);
+        if (job?.state === 'failed') {
           failedAfterAcceptance += 1;
           failures.set(job.error, (failures.get(job.error) ?? 0) + 1);
         } else {
           lost += 1;
-          lostLabels.push(`label ${id} to printer ${printer} (${want.kind}, accepted at ${(want.at / 1000).toFixed(1)} s): ${await jobStories(d, want.jobIds, finals)}`);
+          lostLabels.push(`label ${id} to printer ${printer} (${want.kind}, accepted at ${(want.at / 1000).toFixed(1)} s): ${await jobStory(d, jobId, finals)}`);
         }
       }
     }
