@@ -2,14 +2,16 @@
 // wait true/false, idempotency keys, tag fan-out, PDFs, cancels, printers going paper-out and back. RSS of the daemon
 // is sampled every 5 s. Prints jobs, lost jobs, duplicate labels, 5xx and RSS growth from minute 2 to the last minute.
 // Run (after `npm run build`, so the daemon runs as shipped, from the bundle): scripts/in-netns.sh node --import tsx bench/soak.ts [minutes]
+// [--exe EXECUTABLE [--root DEBIAN_ROOT]] (the daemon as the single executable, with its own Node, as on the device)
 import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { startDaemon, type DaemonHandle } from '../test/helpers/daemon-process';
 import { ZplPrinterEmulator } from '../test/fixtures/zebra-tcp-printer';
 import { shippingLabelPdf } from '../test/fixtures/pdf/barcode-pdf';
 import { DEFAULT_V8_FLAGS } from '../src/v8-tuning';
+import { executableOption } from './executable-option';
 
-const minutes = Number(process.argv[2] ?? 10);
+const minutes = Number(process.argv[2]?.startsWith('--') ? 10 : process.argv[2] ?? 10);
 const DURATION_MS = minutes * 60_000;
 const PRINTERS = 5;
 const CLIENTS = 4;
@@ -246,8 +248,10 @@ async function main(): Promise<void> {
   const emulators = Array.from({ length: PRINTERS }, () => new ZplPrinterEmulator());
   const ports = await Promise.all(emulators.map((e) => e.start()));
   const bundle = existsSync('dist/printproxyd.cjs');
+  const exe = executableOption(process.argv);
+  const daemonLabel = exe ? `the executable ${exe.label}` : bundle ? 'the bundle dist/printproxyd.cjs' : 'src/ with tsx (run npm run build for the bundle)';
   // the malloc settings of the device's init script (buildroot-overlay/etc/init.d/S95printproxyd)
-  const d = await startDaemon({ env: { PRINTPROXY_TCP_QUERY_TIMEOUT_MS: '500', ...MALLOC_ENV }, ...(bundle ? { entry: 'dist/printproxyd.cjs' } : {}) });
+  const d = await startDaemon({ env: { PRINTPROXY_TCP_QUERY_TIMEOUT_MS: '500', ...MALLOC_ENV }, ...(exe ? { command: exe.command } : bundle ? { entry: 'dist/printproxyd.cjs' } : {}) });
   const paths: string[] = [];
   for (const [i, port] of ports.entries()) {
     const res = await call(d, 'POST', '/printers', { connection: { type: 'network', host: '127.0.0.1', port, protocol: 'tcp' }, content: 'zpl', tags: i < 2 ? ['pair'] : [] });
@@ -311,7 +315,7 @@ async function main(): Promise<void> {
   await d.stop();
   await Promise.all(emulators.map((e) => e.stop()));
 
-  console.log(`soak: ${minutes} min, daemon from ${bundle ? 'the bundle dist/printproxyd.cjs' : 'src/ with tsx (run npm run build for the bundle)'}, ${PRINTERS} emulated ZPL printers, ${CLIENTS} clients pacing ${PACE_MS} ms, a printer paper-out for 5-10 s every 20 s, ${Object.entries(MALLOC_ENV).map(([k, v]) => `${k}=${v}`).join(' ')}, V8 flags ${JSON.stringify(process.env.PRINTPROXY_V8_FLAGS ?? DEFAULT_V8_FLAGS)}`);
+  console.log(`soak: ${minutes} min, daemon from ${daemonLabel}, ${PRINTERS} emulated ZPL printers, ${CLIENTS} clients pacing ${PACE_MS} ms, a printer paper-out for 5-10 s every 20 s, ${Object.entries(MALLOC_ENV).map(([k, v]) => `${k}=${v}`).join(' ')}, V8 flags ${JSON.stringify(process.env.PRINTPROXY_V8_FLAGS ?? DEFAULT_V8_FLAGS)}`);
   console.log('| measure | value |');
   console.log('|---|---|');
   console.log(`| requests | ${counts.requests} (${[...counts.byStatus].sort(([a], [b]) => a - b).map(([s, c]) => `${s}: ${c}`).join(', ')}) |`);
