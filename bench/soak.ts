@@ -30,7 +30,8 @@ interface Answer {
 
 /** What was asked and what must arrive: label id → the printers that must get it once, each with its job (`mayLack`: a cancel may stop it). */
 interface Expected {
-  targets: Array<{ printer: number; jobId: string }>;
+  /** `jobId` null: the fan-out's answer had no job for that printer. */
+  targets: Array<{ printer: number; jobId: string | null }>;
   mayLack: boolean;
   /** How it was sent (for the report of a lost label). */
   kind: string;
@@ -111,7 +112,7 @@ async function fanOut(d: DaemonHandle, paths: string[]): Promise<void> {
   const res = await call(d, 'POST', '/print/tag_pair', { content: label(id), contentType: 'zpl', wait: false });
   if (res.status === 200 || res.status === 201) {
     const jobs = res.body.result.content.jobs as Array<{ jobId: string; printer: string }>;
-    accepted(id, [0, 1].map((printer) => ({ printer, jobId: jobs.find((j) => j.printer === paths[printer])?.jobId ?? 'none in the answer' })), 'tag fan-out');
+    accepted(id, [0, 1].map((printer) => ({ printer, jobId: jobs.find((j) => j.printer === paths[printer])?.jobId ?? null })), 'tag fan-out');
     for (const j of jobs) pendingJobs.add(j.jobId);
   }
 }
@@ -227,7 +228,8 @@ async function connectionsClosed(emulators: ZplPrinterEmulator[]): Promise<void>
 }
 
 /** The job's record as the daemon has it now (a wait:true job was never polled), for a lost label's line. */
-async function jobStory(d: DaemonHandle, jobId: string, finals: Map<string, any>): Promise<string> {
+async function jobStory(d: DaemonHandle, jobId: string | null, finals: Map<string, any>): Promise<string> {
+  if (jobId === null) return 'the answer named no job for this printer';
   const job = finals.get(jobId) ?? (await call(d, 'GET', `/jobs/${jobId}`)).body?.result?.content;
   return job ? `${jobId} ${JSON.stringify({ state: job.state, printer: job.printer, error: job.error, errorCode: job.errorCode, createdAt: job.createdAt, completedAt: job.completedAt })}` : `${jobId} not found`;
 }
@@ -296,7 +298,7 @@ async function main(): Promise<void> {
       if (n > 1) duplicates += n - 1;
       if (cancelled && n > 0) counts.cancelledPrinted += 1;
       if (n === 0 && !cancelled) {
-        const job = finals.get(jobId);
+        const job = jobId === null ? undefined : finals.get(jobId);
         if (job?.state === 'failed') {
           failedAfterAcceptance += 1;
           failures.set(job.error, (failures.get(job.error) ?? 0) + 1);
