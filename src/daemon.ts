@@ -6,7 +6,9 @@ import type { DaemonOptions } from './cli';
 import { readDeviceStatus } from './device/device-status';
 import { execRunner } from './device/netbird-status';
 import { cachedSystemInfo, lanAddress } from './device/system-info';
-import { ensureTlsPair } from './device/tls-cert';
+import { ensureTlsPair, type TlsPair } from './device/tls-cert';
+import { StorageHealth } from './device/storage-health';
+import { storageProbe } from './device/storage-probe';
 import { MdnsAdvertiser } from './discovery/mdns-advertiser';
 import type { DiscoverySource } from './discovery/source';
 import { EventBus } from './events/event-bus';
@@ -85,6 +87,8 @@ export interface DaemonHardware {
 const HOUR_MS = 3_600_000;
 /** Jobs waiting or printing at once, across printers: queued jobs hold no document bytes in memory, about 2 KiB each. */
 const MAX_UNFINISHED_JOBS = 1000;
+/** Below this many free bytes the data partition counts as full in GET /status: a settings write with its backup needs a few KiB. */
+const MIN_FREE_BYTES = 16 * 1024;
 
 /** Starts the daemon; `announce` receives the lines meant for stdout (listening addresses, the new key). */
 export async function startDaemon(options: DaemonOptions, logger: Logger, announce: (line: string) => void, hardware: DaemonHardware): Promise<RunningDaemon> {
@@ -93,8 +97,11 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
   // temporaries a crash left in the data dir (the TLS pair's, say); settings' own and the spool's are swept by their owners
   const swept = removeLeftovers(dataDir, isTemporary);
   if (swept.length > 0) logger.warn('temporary files of interrupted writes removed', { files: swept });
-  await settings.persist();
+  // a full or read-only partition is a warning, not a failed start: the settings stay in memory and are stored once there is room
+  const storage = new StorageHealth({ probe: storageProbe(dataDir), minFreeBytes: MIN_FREE_BYTES, logger });
+  await settings.persist().catch((err: unknown) => storage.retryLater('settings', err, () => settings.persist()));
   if (settings.generatedApiKey) announce(`API key (shown once): ${settings.value.apiKey}`);
+  if (settings.generatedApiKey && storage.warnings().length > 0) announce('API key not stored yet (storage full or read-only): it is stored once there is room; a restart before then makes a new one');
 
   const warnings: string[] = [];
   const bus = new EventBus(logger);
@@ -178,7 +185,10 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
   const build = buildInfo();
   const system = cachedSystemInfo();
   const routes: Route[] = [
-    ...statusRoutes(() => readDeviceStatus({ system, build, deviceId: () => settings.value.deviceId, extensions: () => settings.value.extensions, run: execRunner, warnings: () => warnings })),
+    ...statusRoutes(async () => {
+      const storageWarnings = await storage.check();
+      return readDeviceStatus({ system, build, deviceId: () => settings.value.deviceId, extensions: () => settings.value.extensions, run: execRunner, warnings: () => [...warnings, ...storageWarnings] });
+    }),
     ...printerRoutes({ registry, status }),
     ...printRoutes({
       registry,
@@ -239,9 +249,14 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
   announce(`listening on http://${options.host}:${httpPort}`);
   let httpsPort: number | null = null;
   if (options.httpsPort !== null) {
-    const tls = await ensureTlsPair(dataDir, `printproxy-${settings.value.deviceId}.local`, options.tlsCert && options.tlsKey ? { certFile: options.tlsCert, keyFile: options.tlsKey } : undefined);
-    httpsPort = await server.listenTls(options.host, options.httpsPort, tls);
-    announce(`listening on https://${options.host}:${httpsPort}`);
+    const tlsPort = options.httpsPort;
+    const tlsPair = () => ensureTlsPair(dataDir, `printproxy-${settings.value.deviceId}.local`, options.tlsCert && options.tlsKey ? { certFile: options.tlsCert, keyFile: options.tlsKey } : undefined);
+    const listenTls = async (tls: TlsPair) => {
+      httpsPort = await server.listenTls(options.host, tlsPort, tls);
+      announce(`listening on https://${options.host}:${httpsPort}`);
+    };
+    // a certificate that cannot be stored leaves HTTPS off until it can: retried with the other pending writes
+    await tlsPair().then(listenTls, (err: unknown) => storage.retryLater('TLS certificate (HTTPS is off)', err, async () => listenTls(await tlsPair())));
   }
   const rawPorts = new RawPorts({
     host: options.host,

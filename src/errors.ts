@@ -64,8 +64,8 @@ export class AppError extends Error {
   /** Extra answer headers (`Retry-After`). */
   readonly headers: Record<string, string>;
 
-  constructor(code: ErrorCode, detail: string, options: { content?: unknown; headers?: Record<string, string> } = {}) {
-    super(detail);
+  constructor(code: ErrorCode, detail: string, options: { content?: unknown; headers?: Record<string, string>; cause?: unknown } = {}) {
+    super(detail, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'AppError';
     this.code = code;
     this.content = options.content;

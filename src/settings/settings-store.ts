@@ -121,7 +121,7 @@ export class SettingsStore {
       await writeFileAtomic(this.file, text);
     } catch (err) {
       this.logger.warn('settings could not be saved; nothing changed', { file: this.file, reason: (err as Error).message });
-      throw new AppError('CHANGE_NOT_STORED', `The change could not be written to the device's storage (${(err as NodeJS.ErrnoException).code ?? 'error'}).`);
+      throw new AppError('CHANGE_NOT_STORED', `The change could not be written to the device's storage (${(err as NodeJS.ErrnoException).code ?? 'error'}).`, { cause: err });
     }
     this.onDisk = text;
   }

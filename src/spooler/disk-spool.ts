@@ -24,8 +24,9 @@ export interface RecoveredEntry {
 
 /** One folder of `<jobId>.json` (+ `.data` inline bytes, `.sending` marker), all written atomically; the `.json` is the commit point. */
 export class DiskSpool {
+  /** Creates the folder when it can; on a read-only or full partition it may stay missing (every put then fails: a 507). */
   constructor(private readonly dir: string) {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    tryMakeFolder(dir);
   }
 
   /**
@@ -75,7 +76,7 @@ export class DiskSpool {
    * markers without an entry, entries whose inline bytes are missing, unreadable entries; each is reported through `onBad`.
    */
   load(onBad: (file: string, reason: string) => void): RecoveredEntry[] {
-    const names = readdirSync(this.dir);
+    const names = existsSync(this.dir) ? readdirSync(this.dir) : [];
     const out: RecoveredEntry[] = [];
     for (const name of names.filter(isEntryFile)) {
       const recovered = this.read(name.slice(0, -'.json'.length), onBad);
@@ -167,5 +168,14 @@ function removeQuietly(file: string): void {
     rmSync(file, { force: true });
   } catch {
     // left for the operator
+  }
+}
+
+/** mkdir -p, quietly failing: a partition that refuses it holds no spooled job anyway. */
+function tryMakeFolder(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch {
+    // read-only or full: puts answer 507 until the folder can be made
   }
 }

@@ -44,11 +44,12 @@ export class Webhooks {
 
   /** Loads the webhooks and their outboxes (sweeping what a crash left), starts delivering, and subscribes to the bus. */
   static async open(deps: WebhooksDeps): Promise<Webhooks> {
-    mkdirSync(deps.dir, { recursive: true, mode: 0o700 });
-    const swept = removeLeftovers(deps.dir, isTemporary);
-    if (swept.length > 0) deps.logger.warn('webhooks: temporaries of interrupted writes removed', { files: swept });
     const webhooks = new Webhooks(deps, new WebhookList(join(deps.dir, 'webhooks.json'), deps.logger));
-    webhooks.removeOrphanOutboxes();
+    if (makeFolder(deps.dir, deps.logger)) {
+      const swept = removeLeftovers(deps.dir, isTemporary);
+      if (swept.length > 0) deps.logger.warn('webhooks: temporaries of interrupted writes removed', { files: swept });
+      webhooks.removeOrphanOutboxes();
+    }
     for (const hook of webhooks.stored.value) webhooks.startWorker(hook, await webhooks.openOutbox(hook.id));
     webhooks.unsubscribe = deps.bus.subscribe((event) => webhooks.onEvent(event));
     return webhooks;
@@ -174,6 +175,17 @@ export class Webhooks {
       dropped: worker?.dropped ?? 0,
       lastDelivery: worker?.lastDelivery ?? null,
     };
+  }
+}
+
+/** Creates the webhooks folder; false when the partition refuses (full or read-only: no webhook was ever stored there, writes answer 507). */
+function makeFolder(dir: string, logger: Logger): boolean {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    return true;
+  } catch (err) {
+    logger.warn('webhooks: folder cannot be created; webhooks cannot be stored', { dir, reason: (err as Error).message });
+    return false;
   }
 }
 

@@ -31,11 +31,24 @@ export function requireTmpfs(): void {
   }
 }
 
+/** How the tmpfs looks when the daemon starts. */
+export interface TmpfsStart {
+  /** A folder whose content is copied onto the tmpfs first (a data dir of an earlier run). */
+  seed?: string;
+  /** Fill the tmpfs (the filler file) before the daemon starts. */
+  full?: boolean;
+  /** Remount the tmpfs read-only before the daemon starts. */
+  readOnly?: boolean;
+}
+
 /** Starts src/main.ts under `unshare -m` with a fresh tmpfs of `sizeKb` mounted on its data dir. */
-export async function startOnTmpfs(sizeKb: number, options: StartOptions = {}): Promise<TmpfsDaemon> {
+export async function startOnTmpfs(sizeKb: number, options: StartOptions = {}, start: TmpfsStart = {}): Promise<TmpfsDaemon> {
   requireTmpfs();
   const dataDir = tempDataDir();
-  const mountThenRun = `mount -t tmpfs -o size=${sizeKb}k,mode=0700 tmpfs "$0" && exec "$@"`;
+  const seed = start.seed ? `cp -a "${start.seed}/." "$0" && ` : '';
+  const full = start.full ? `{ dd if=/dev/zero of="$0/${FILLER}" bs=4k 2>/dev/null || true; } && ` : '';
+  const readOnly = start.readOnly ? `mount -o remount,ro "$0" && ` : '';
+  const mountThenRun = `mount -t tmpfs -o size=${sizeKb}k,mode=0700 tmpfs "$0" && ${seed}${full}${readOnly}exec "$@"`;
   const command = ['unshare', '-m', '--propagation', 'private', 'sh', '-c', mountThenRun, dataDir, process.execPath, '--import', 'tsx', join(ROOT, 'src', 'main.ts')];
   const d = await startDaemon({ ...options, dataDir, command });
   const path = (relative = '') => join(`/proc/${d.proc.pid}/root`, dataDir, relative);
