@@ -202,7 +202,7 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
     ...previewRoutes({ registry, roots, loadDocument, render, languageOf: (printer) => kindOf(printer).language(printer) }),
     ...jobRoutes(spooler, store),
     ...settingsRoutes({ settings, registry }),
-    ...shareRoutes(settings),
+    ...shareRoutes(settings, { shareRoot: options.shareRoot, dataDir }),
     ...extensionRoutes(settings),
     ...webhookRoutes(webhooks),
   ];

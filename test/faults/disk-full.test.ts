@@ -19,7 +19,7 @@ before(async () => {
   const added = await t.d.api('POST', '/printers', { body: { connection: { type: 'network', host: '127.0.0.1', port, protocol: 'tcp' }, content: 'zpl', tags: ['before'] } });
   assert.equal(added.status, 201, JSON.stringify(added.body));
   printerPath = added.body.result.content.path;
-  assert.equal((await t.d.api('POST', '/shares', { body: { sharePath: '/mnt/s', password: 'pw', uuid: 'share-1' } })).status, 201);
+  assert.equal((await t.d.api('POST', '/shares', { body: { sharePath: '/mnt/shares/s', password: 'pw', uuid: 'share-1' } })).status, 201);
   assert.equal((await t.d.api('PUT', '/extensions/settings', { body: EXTENSIONS })).status, 200);
 });
 
@@ -50,8 +50,8 @@ async function observe(): Promise<unknown> {
 const WRITES: Array<[string, () => string, unknown?]> = [
   ['PUT', () => '/settings', { alias: 'changed', allowedOrigins: ['https://x.example'], renderWorkers: 3 }],
   ['POST', () => '/settings/api-key'],
-  ['POST', () => '/shares', { sharePath: '/mnt/new', uuid: 'share-2' }],
-  ['PUT', () => '/shares/share-1', { sharePath: '/mnt/other', password: 'new' }],
+  ['POST', () => '/shares', { sharePath: '/mnt/shares/new', uuid: 'share-2' }],
+  ['PUT', () => '/shares/share-1', { sharePath: '/mnt/shares/other', password: 'new' }],
   ['DELETE', () => '/shares/share-1'],
   ['PUT', () => '/extensions/settings', [{ name: 'netbird', enabled: true, instances: [] }]],
   ['POST', () => '/printers', { connection: { type: 'network', host: '127.0.0.1', port: 9, protocol: 'tcp' }, content: 'zpl' }],

@@ -202,7 +202,7 @@ describe('settings, shares, extensions', () => {
   });
 
   test('shares CRUD with masked passwords', async () => {
-    const created = await d.api('POST', '/shares', { body: { sharePath: '/mnt/labels', server: 'nas', username: 'u', password: 'secret' } });
+    const created = await d.api('POST', '/shares', { body: { sharePath: '/mnt/shares/labels', server: 'nas', username: 'u', password: 'secret' } });
     assertEnvelope(created, 201, '/shares');
     const share = created.body.result.content;
     assert.equal(share.password, '********');
@@ -210,9 +210,18 @@ describe('settings, shares, extensions', () => {
     const list = await d.api('GET', '/shares');
     assertEnvelope(list, 200, '/shares');
     assert.deepEqual(list.body.result.content, [share]);
-    const put = await d.api('PUT', `/shares/${share.uuid}`, { body: { sharePath: '/mnt/other', password: '********', browsable: true } });
+    const put = await d.api('PUT', `/shares/${share.uuid}`, { body: { sharePath: '/mnt/shares/other', password: '********', browsable: true } });
     assertEnvelope(put, 200, `/shares/${share.uuid}`);
-    assert.equal(put.body.result.content.sharePath, '/mnt/other');
+    assert.equal(put.body.result.content.sharePath, '/mnt/shares/other');
+    for (const sharePath of ['/', '/mnt/shares', 'labels', '/mnt/shares/../etc', '/etc']) {
+      const outside = await d.api('PUT', `/shares/${share.uuid}`, { body: { sharePath } });
+      assertEnvelope(outside, 400, `/shares/${share.uuid}`, 'Invalid request');
+      assert.match(outside.body.result.content.message, /^sharePath /, sharePath);
+      const posted = await d.api('POST', '/shares', { body: { sharePath } });
+      assertEnvelope(posted, 400, '/shares', 'Invalid request');
+      assert.match(posted.body.result.content.message, /^sharePath /, sharePath);
+    }
+    assert.equal((await d.api('GET', '/shares')).body.result.content[0].sharePath, '/mnt/shares/other', 'a refused PUT changes nothing');
     const missing = await d.api('PUT', '/shares/nope', { body: { sharePath: '/x' } });
     assertEnvelope(missing, 404, '/shares/nope', 'Share not found');
     const bad = await d.api('POST', '/shares', { body: { alias: 'x' } });

@@ -17,7 +17,7 @@ test('a restart with the same data dir keeps printers, tags, settings, shares, e
   assert.match(first.stdout(), /API key \(shown once\): \S{32}/);
   await first.api('POST', '/printers', { body: { connection: { type: 'network', host: '127.0.9.10', protocol: 'tcp' }, content: 'zpl', tags: ['dock'] } });
   await first.api('PUT', '/settings', { body: { alias: 'Warehouse', subDomain: 'wh1' } });
-  await first.api('POST', '/shares', { body: { sharePath: '/mnt/s', password: 'pw', uuid: 'share-1' } });
+  await first.api('POST', '/shares', { body: { sharePath: '/mnt/shares/s', password: 'pw', uuid: 'share-1' } });
   await first.api('PUT', '/extensions/settings', { body: [{ name: 'netbird', enabled: false, instances: [] }] });
   const regenerated = await first.api('POST', '/settings/api-key');
   const newKey: string = regenerated.body.result.content.apiKey;
@@ -111,7 +111,7 @@ test('more than 20 wrong keys from one address get 429 with Retry-After, for tha
 
 test('SIGTERM finishes an answer already in flight and exits 0', async () => {
   const d = await startDaemon();
-  const body = JSON.stringify({ sharePath: '/mnt/in-flight' });
+  const body = JSON.stringify({ sharePath: '/mnt/shares/in-flight' });
   const req = http.request({ host: '127.0.0.1', port: d.port, method: 'POST', path: '/api/v1/shares', agent: false, headers: { 'X-API-Key': d.apiKey, 'Content-Type': 'application/json', 'Content-Length': String(body.length) } });
   const answer = new Promise<number>((resolve, reject) => {
     req.on('response', (res) => {

@@ -50,8 +50,10 @@ test('a file in the data dir\'s files/ and one on a share mounted under the shar
   assert.equal(emulator.jobs().at(-1)!.toString(), '^XA^FDshare^FS^XZ');
 });
 
-test('a share at / opens nothing: settings.json, /proc/self/environ and /dev/zero are 400 Local path not allowed, nothing printed', async () => {
-  assert.equal((await d.api('POST', '/shares', { body: { sharePath: '/' } })).status, 201);
+test('a share at / is refused naming sharePath, and opens nothing: settings.json, /proc/self/environ and /dev/zero are 400 Local path not allowed', async () => {
+  const share = await d.api('POST', '/shares', { body: { sharePath: '/' } });
+  assert.equal(share.status, 400, JSON.stringify(share.body));
+  assert.match(share.body.result.content.message, /^sharePath /);
   const before = emulator.jobs().length;
   for (const file of [join(dataDir, 'settings.json'), '/proc/self/environ', '/dev/zero']) {
     const res = await printFile(file);

@@ -24,8 +24,8 @@ test('two POST /printers for one path while the content probe runs: one is added
 
 test('two POST /shares with one uuid at once: one is added, the other is INVALID_REQUEST', async () => {
   const store = new SettingsStore({ dataDir: tempDir('concurrent'), logger: silentLogger });
-  const post = shareRoutes(store).find((r) => r.method === 'post' && r.path === '/shares')!;
-  const request = { body: { sharePath: '/mnt/a', uuid: 'same' } } as ApiRequest;
+  const post = shareRoutes(store, { shareRoot: '/mnt/shares', dataDir: tempDir('concurrent-data') }).find((r) => r.method === 'post' && r.path === '/shares')!;
+  const request = { body: { sharePath: '/mnt/shares/a', uuid: 'same' } } as ApiRequest;
   const results = await Promise.allSettled([post.handler(request), post.handler(request)]);
   assert.deepEqual(results.map(codeOf).sort(), ['INVALID_REQUEST', 'ok']);
   assert.equal(store.value.shares.length, 1);

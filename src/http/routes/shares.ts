@@ -4,11 +4,12 @@ import { Type } from '@sinclair/typebox';
 import { AppError } from '../../errors';
 import { ShareBodySchema, ShareSchema, type Share, type ShareBody } from '../../schemas/settings';
 import type { SettingsStore } from '../../settings/settings-store';
+import { checkSharePath, type SharePathPolicy } from '../../settings/share-path';
 import { isMask, maskShare } from '../../settings/masking';
 import type { Route } from '../route';
 
-/** GET/POST /shares, PUT/DELETE /shares/{uuid}. */
-export function shareRoutes(settings: SettingsStore): Route[] {
+/** GET/POST /shares, PUT/DELETE /shares/{uuid}; a `sharePath` outside the share root (or on the data dir) is a 400. */
+export function shareRoutes(settings: SettingsStore, paths: SharePathPolicy): Route[] {
   const find = (uuid: string): Share => {
     const share = settings.value.shares.find((s) => s.uuid === uuid);
     if (!share) throw new AppError('SHARE_NOT_FOUND', `No share with uuid: ${uuid}`);
@@ -24,6 +25,7 @@ export function shareRoutes(settings: SettingsStore): Route[] {
       method: 'post', path: '/shares', tag: 'settings', summary: 'Add a share; uuid assigned when absent',
       body: ShareBodySchema, response: ShareSchema, responses: { 201: 'Share added', 507: 'Device cannot store the change' },
       handler: async (req) => {
+        checkSharePath((req.body as ShareBody).sharePath, paths);
         const share = toShare(req.body as ShareBody, undefined);
         // checked on the state the change applies to: two requests for one uuid cannot both pass
         await settings.update((s) => {
@@ -38,6 +40,7 @@ export function shareRoutes(settings: SettingsStore): Route[] {
       body: ShareBodySchema, response: ShareSchema, responses: { 404: 'Share not found', 507: 'Device cannot store the change' },
       handler: async (req) => {
         const existing = find(req.params.uuid);
+        checkSharePath((req.body as ShareBody).sharePath, paths);
         const share = toShare({ ...(req.body as ShareBody), uuid: existing.uuid }, existing);
         await settings.update((s) => {
           s.shares = s.shares.map((old) => (old.uuid === share.uuid ? share : old));
