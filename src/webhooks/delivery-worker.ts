@@ -5,6 +5,7 @@ import { sleep } from '../util/sleep';
 import type { Deliver, DeliveryTarget } from './deliver';
 import type { Delivery, Outbox } from './outbox';
 import { retryDelay, type WebhookPolicy } from './retry-policy';
+import { maskUrl } from '../spooler/fetch-document';
 import type { WebhookEvent } from './webhook-event';
 
 /** What a worker needs: its webhook's target and outbox, the sender, the retry policy, the clock and jitter source. */
@@ -45,7 +46,7 @@ export class DeliveryWorker {
 
   /** Starts sending what the outbox holds and whatever is enqueued later. */
   start(): void {
-    this.running = this.loop().catch((err: unknown) => this.deps.logger.error('webhook delivery stopped', { url: this.deps.target.url, reason: (err as Error).message }));
+    this.running = this.loop().catch((err: unknown) => this.deps.logger.error('webhook delivery stopped', { url: maskUrl(this.deps.target.url), reason: (err as Error).message }));
   }
 
   /** Queues `event` under `deliveryId` in the outbox (on disk before it is sent); resolves with whether it was taken. */
@@ -91,7 +92,7 @@ export class DeliveryWorker {
       const delivery = await this.next(failures);
       if (!delivery) return;
       if (this.deps.now() >= this.deadlineOf(delivery)) {
-        this.deps.logger.warn('webhook delivery given up after the retry horizon', { url: this.deps.target.url, deliveryId: delivery.deliveryId });
+        this.deps.logger.warn('webhook delivery given up after the retry horizon', { url: maskUrl(this.deps.target.url), deliveryId: delivery.deliveryId });
         await this.deps.outbox.drop(delivery.seq);
         failures = 0;
         continue;
@@ -119,7 +120,7 @@ export class DeliveryWorker {
         if (head) return head;
       } catch (err) {
         readFailures += 1;
-        this.deps.logger.warn('webhook outbox could not be read', { url: this.deps.target.url, reason: (err as Error).message });
+        this.deps.logger.warn('webhook outbox could not be read', { url: maskUrl(this.deps.target.url), reason: (err as Error).message });
         await sleep(retryDelay(this.deps.policy, readFailures, this.deps.random), this.stopping.signal);
         continue;
       }

@@ -15,6 +15,9 @@ import { Outbox, type OutboxBounds } from './outbox';
 import type { WebhookPolicy } from './retry-policy';
 import { WebhookList } from './webhook-list';
 import { pingEvent } from './webhook-event';
+import { isIP } from 'node:net';
+import { refusedAddress } from '../spooler/fetch-address';
+import { maskUrl } from '../spooler/fetch-document';
 
 /** What the webhook channel is built from. */
 export interface WebhooksDeps {
@@ -166,7 +169,7 @@ export class Webhooks {
     const worker = this.workers.get(hook.id);
     return {
       id: hook.id,
-      url: hook.url,
+      url: maskUrl(hook.url),
       types: hook.types,
       printers: hook.printers,
       secret,
@@ -193,7 +196,7 @@ function notFound(id: string): AppError {
   return new AppError('WEBHOOK_NOT_FOUND', `No webhook with id: ${id}`);
 }
 
-/** Refuses a url that is not an absolute http or https URL with a host. */
+/** Refuses a url that is not an absolute http or https URL with a host, or whose host is an address no fetch may reach. */
 function checkUrl(url: string): void {
   let parsed: URL;
   try {
@@ -202,4 +205,6 @@ function checkUrl(url: string): void {
     throw new AppError('INVALID_REQUEST', 'url must be an http or https URL');
   }
   if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.hostname === '') throw new AppError('INVALID_REQUEST', 'url must be an http or https URL');
+  const host = parsed.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host) && refusedAddress(host)) throw new AppError('INVALID_REQUEST', 'url must not be a link-local, multicast, unspecified or broadcast address');
 }

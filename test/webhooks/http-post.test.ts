@@ -3,7 +3,9 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { httpPost } from '../../src/webhooks/http-post';
+import type { LookupAddress } from 'node:dns';
+import { guardedLookup } from '../../src/spooler/fetch-address';
+import { httpPost, httpPoster } from '../../src/webhooks/http-post';
 
 let server: http.Server;
 let base = '';
@@ -48,7 +50,7 @@ test('a refused connection, a stop and a bad URL are errors, never throws', asyn
   const port = (closed.address() as AddressInfo).port;
   await new Promise((resolve) => closed.close(resolve));
   const refused = await httpPost(`http://127.0.0.1:${port}/`, {}, '{}', { timeoutMs: 5000, signal: new AbortController().signal });
-  assert.match(refused.error ?? '', /ECONNREFUSED/);
+  assert.equal(refused.error, 'could not get an answer', 'the errno (ECONNREFUSED) would tell a closed port from an open one');
   const stop = new AbortController();
   const stopped = post('/silent', stop.signal, 60_000);
   stop.abort();
@@ -56,4 +58,19 @@ test('a refused connection, a stop and a bad URL are errors, never throws', asyn
   const bad = await httpPost('not a url', {}, '{}', { timeoutMs: 5000, signal: new AbortController().signal });
   assert.equal(bad.status, null);
   assert.ok(bad.error);
+});
+
+test('link-local, multicast, unspecified and broadcast receivers written as addresses are refused without connecting', async () => {
+  for (const url of ['http://169.254.169.254/latest/meta-data', 'http://[fe80::1]/', 'http://224.0.0.251/', 'http://[ff02::1]:8080/', 'http://0.0.0.0:1/', 'http://255.255.255.255/', 'http://[::ffff:169.254.169.254]/']) {
+    assert.deepEqual(await httpPost(url, {}, '{}', { timeoutMs: 5000, signal: new AbortController().signal }), { status: null, error: 'fetch refused' }, url);
+  }
+});
+
+test('a receiver name that resolves to a refused address is refused at the lookup; one that resolves to loopback is posted to', async () => {
+  const resolvingTo = (address: string) =>
+    guardedLookup(((_host: string, _options: unknown, callback: (err: null, addresses: LookupAddress[]) => void) => callback(null, [{ address, family: 4 }])) as never);
+  const options = { timeoutMs: 5000, signal: new AbortController().signal };
+  const port = new URL(base).port;
+  assert.deepEqual(await httpPoster(resolvingTo('169.254.169.254'))(`http://metadata.example:${port}/ok`, {}, '{}', options), { status: null, error: 'fetch refused' });
+  assert.deepEqual(await httpPoster(resolvingTo('127.0.0.1'))(`http://receiver.example:${port}/ok`, {}, '{}', options), { status: 204, error: null });
 });
