@@ -245,6 +245,8 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
     statics: webConsole ? [webConsole] : [],
     ipp: { handle: (printerId, body, origin) => ipp.handle(printerId, body, origin), icon: printerIconPng() },
   });
+  // sessions do not outlive their key: a new API key closes the WebSockets the old one opened (4401, as a wrong key)
+  const stopKeyWatch = settings.onChange(closeOnNewKey(settings, server));
   httpPort = await server.listen(options.host, options.port);
   announce(`listening on http://${options.host}:${httpPort}`);
   let httpsPort: number | null = null;
@@ -298,7 +300,7 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
     events: bus,
     async stop() {
       await server.close();
-      for (const stop of [...stopRawPortWatch, ...stopAdvertWatch]) stop();
+      for (const stop of [...stopRawPortWatch, ...stopAdvertWatch, stopKeyWatch]) stop();
       await rawPorts.close();
       ippJobs.close();
       await advertiser?.stop();
@@ -321,6 +323,16 @@ function servingKind(connection: Parameters<typeof kindServing>[0]) {
   const kind = kindServing(connection);
   if (!kind?.pathOf || !kind.probeContent) throw new AppError('INVALID_REQUEST', `connection.protocol ${connection.protocol ?? ''} cannot be added by hand`);
   return kind;
+}
+
+/** A settings listener that closes the key-opened WebSockets with 4401 when the API key changed. */
+function closeOnNewKey(settings: SettingsStore, server: HttpServer): () => void {
+  let key = settings.value.apiKey;
+  return () => {
+    if (settings.value.apiKey === key) return;
+    key = settings.value.apiKey;
+    server.closeKeyedSockets(4401, 'API key changed');
+  };
 }
 
 /** Opens the IPP port; a port that cannot be opened is a warning in GET /status, and the API listeners still answer IPP. */

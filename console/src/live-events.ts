@@ -15,6 +15,8 @@ export interface LiveHandlers {
 }
 
 const MAX_BACKOFF_MS = 30_000;
+/** The close reason (with 4401) of a socket whose key was replaced, as the daemon sends it. */
+const KEY_CHANGED = 'API key changed';
 /** How often the device is asked to probe printers' status while this page listens (its floor, 2 s). */
 const STATUS_INTERVAL_MS = 2000;
 
@@ -50,7 +52,7 @@ export class LiveEvents {
     // printers' status every 2 s while the page is open (the device's default is 5 s), so a paper-out shows within 3 s
     socket.onopen = () => socket.send(JSON.stringify({ type: 'auth', apiKey: this.key, statusIntervalMs: STATUS_INTERVAL_MS, ...(this.lastId !== null ? { since: this.lastId } : {}) }));
     socket.onmessage = (message) => this.receive(JSON.parse(String(message.data)));
-    socket.onclose = (close) => this.closedWith(close.code);
+    socket.onclose = (close) => this.closedWith(close.code, close.reason);
   }
 
   private receive(message: any): void {
@@ -71,11 +73,13 @@ export class LiveEvents {
     }
   }
 
-  private closedWith(code: number): void {
+  private closedWith(code: number, reason: string): void {
     this.socket = null;
     this.handlers.connected(false);
     if (this.closed) return;
-    if (code === 4401) {
+    // 4401 'API key changed': the key was rotated (maybe by this page, whose answer brings the new key): reconnect, and
+    // only a key refused then signs out
+    if (code === 4401 && reason !== KEY_CHANGED) {
       this.handlers.refused();
       return;
     }

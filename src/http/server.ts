@@ -105,8 +105,14 @@ export class HttpServer {
       settings: { ...DEFAULT_SOCKET_SETTINGS, ...deps.socketSettings },
       logger: deps.logger,
       prefix: API_PREFIX,
+      allowedOrigins: deps.policy.allowedOrigins,
       gate: (res, req, upgrade) => this.gate(res, req, upgrade),
     });
+  }
+
+  /** Closes every WebSocket an API key opened with `code` (4401 once the key changed: events.md's wrong-key code). */
+  closeKeyedSockets(code: number, reason: string): void {
+    this.hub.closeAuthenticated(code, reason);
   }
 
   /** Starts a plain HTTP listener; resolves with the bound port (pass 0 for a free one). */

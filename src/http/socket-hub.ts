@@ -2,6 +2,7 @@
 import { httpErrorOf } from './error-status';
 import type { Logger } from '../log';
 import type { ApiAuth } from './auth';
+import { checkSocketOrigin } from './socket-origin';
 import type { Socket, SocketAuth, SocketRoute, SocketSession, SocketSettings } from './socket-route';
 import type { HttpRequest, HttpResponse, TemplatedApp, WebSocket } from './uws';
 
@@ -16,6 +17,8 @@ export interface SocketHubDeps {
   logger: Logger;
   /** Path prefix of every route (`/api/v1`). */
   prefix: string;
+  /** The allowedOrigins setting: a browser upgrade from another origin is refused with 403. */
+  allowedOrigins: () => readonly string[];
   gate: UpgradeGate;
 }
 
@@ -32,7 +35,8 @@ interface Conn {
 
 /** Serves the WebSocket route table and keeps track of open sockets so the server can close them on shutdown. */
 export class SocketHub {
-  private readonly open = new Set<UwsSocket>();
+  /** Open sockets and their connection (its auth says whether a key opened it). */
+  private readonly open = new Map<UwsSocket, Conn>();
   private readonly apps: TemplatedApp[] = [];
 
   constructor(private readonly deps: SocketHubDeps) {
@@ -64,14 +68,22 @@ export class SocketHub {
 
   /** Closes every open socket with `code` (1001, going away, by default). */
   closeAll(code = 1001, reason = 'Server shutting down'): void {
-    for (const socket of [...this.open]) socket.close(code, reason);
+    for (const socket of [...this.open.keys()]) socket.close(code, reason);
+  }
+
+  /** Closes every socket that an API key opened (header or auth message) with `code`; public routes and sockets still waiting for their auth message stay open. */
+  closeAuthenticated(code: number, reason: string): void {
+    for (const [socket, conn] of [...this.open]) if (conn.auth && conn.auth.via !== 'none') socket.close(code, reason);
   }
 
   private upgrade(route: SocketRoute, res: HttpResponse, req: HttpRequest, accept: (conn: Conn, key: string, extensions: string) => void): void {
     const key = req.getHeader('sec-websocket-key');
     const extensions = req.getHeader('sec-websocket-extensions');
     const query = req.getQuery() ?? '';
+    const origin = req.getHeader('origin');
+    const host = req.getHeader('host');
     this.deps.gate(res, req, (apiKey, remoteAddress) => {
+      checkSocketOrigin(origin, host, this.deps.allowedOrigins());
       const auth = this.authAtUpgrade(route, apiKey, remoteAddress);
       accept({ route, query, remoteAddress: remoteAddress(), auth, socket: null, session: null, timer: null }, key, extensions);
     });
@@ -91,7 +103,7 @@ export class SocketHub {
   private opened(ws: WebSocket<Conn>): void {
     const conn = ws.getUserData();
     conn.socket = new UwsSocket(ws, this.deps.settings.maxBufferedBytes);
-    this.open.add(conn.socket);
+    this.open.set(conn.socket, conn);
     if (conn.auth) this.start(conn, conn.auth);
     else conn.timer = setTimeout(() => conn.socket?.close(4408, 'Authentication timeout'), this.deps.settings.authTimeoutMs);
   }

@@ -17,7 +17,9 @@ export const EVENTS_SOCKET_DOC: WebSocketDoc = {
   summary: 'Live events over a WebSocket (GET with Upgrade: websocket)',
   description:
     'Authenticate with the X-API-Key header on the upgrade, or with a first message {"type":"auth","apiKey":"...","since":N} within 5 s ' +
-    '(4401 wrong key, 4408 none). The device then sends {"type":"hello","bootId":"<uuid of this run>","lastId":N}. ' +
+    '(4401 wrong key, 4408 none); a new API key closes the sockets the old one opened with 4401, reason "API key changed". ' +
+    'A browser upgrade whose Origin the allowedOrigins setting does not allow (`*` allows all; the device\'s own pages always pass) is refused with 403. ' +
+    'The device then sends {"type":"hello","bootId":"<uuid of this run>","lastId":N}. ' +
     '`types` and `printers` (comma-separated in the URL, or arrays in the auth message) set the first filter, the replay included. ' +
     '`since` (in the URL or the auth message) replays the retained events after N (at least the last 1,000), then live ones, with no gap and no duplicate; ' +
     'when N is no longer retained, or `bootId` (URL or auth message) names another run, {"type":"reset"} comes first. ' +
