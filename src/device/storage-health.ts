@@ -1,5 +1,6 @@
 // Whether the data partition can take writes: full or read-only flash becomes a warning in GET /status, not a crash.
 import type { Logger } from '../log';
+import { storageErrorCode } from '../util/storage-error';
 
 /** What a look at the data partition found: bytes a write may still use, and whether it is mounted writable. */
 export interface StorageProbe {
@@ -14,17 +15,6 @@ export interface StorageHealthDeps {
   /** Below this many free bytes the partition counts as full (a settings write with its backup needs a few KiB). */
   minFreeBytes: number;
   logger: Logger;
-}
-
-/** Error codes of a partition that refuses writes: full, over quota, read-only. */
-const STORAGE_CODES = new Set(['ENOSPC', 'EDQUOT', 'EROFS']);
-
-/** The errno code of a refused write (full, over quota, read-only), looking through `cause`; null for any other error. */
-export function storageErrorCode(err: unknown): string | null {
-  for (let e = err as (NodeJS.ErrnoException & { cause?: unknown }) | null | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth += 1) {
-    if (typeof e.code === 'string' && STORAGE_CODES.has(e.code)) return e.code;
-  }
-  return null;
 }
 
 /**

@@ -2,6 +2,7 @@
 import { promises as fs, mkdirSync, readdirSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { isTemporary, writeFileAtomic } from '../settings/atomic-file';
+import { unlessStorageRefused } from '../util/storage-error';
 import type { JobRecord } from '../schemas/job';
 import type { DocumentSpec } from './document';
 import type { PrintOptions } from '../schemas/print-options';
@@ -47,17 +48,18 @@ export class DiskSpool {
   /**
    * Records that sending began, so a restart does not send the job twice. Survives a crash of the process (the page
    * cache keeps it) but is not synced: after a power loss in that window the job counts as not sent (a duplicate, at worst).
+   * A full or read-only partition skips the marker: the job still prints (a restart in that window may send it again).
    */
   async markSending(jobId: string): Promise<void> {
-    await writeFileAtomic(this.file(jobId, 'sending'), '', MARKER_WRITE);
+    await writeFileAtomic(this.file(jobId, 'sending'), '', MARKER_WRITE).catch(unlessStorageRefused);
   }
 
   /**
    * Counts one more time the job was taken up (before its render or send), so a job that crashes the device is not
-   * tried forever; like markSending, kept across a process crash, not synced.
+   * tried forever; like markSending, kept across a process crash, not synced, and skipped when the partition refuses it.
    */
   async markStarted(jobId: string): Promise<void> {
-    await writeFileAtomic(this.file(jobId, 'started'), String(this.attempts(jobId) + 1), MARKER_WRITE);
+    await writeFileAtomic(this.file(jobId, 'started'), String(this.attempts(jobId) + 1), MARKER_WRITE).catch(unlessStorageRefused);
   }
 
   /** The inline bytes of a spooled job, read when it is sent (held and queued jobs keep none in memory). */
