@@ -89,6 +89,8 @@ const HOUR_MS = 3_600_000;
 const MAX_UNFINISHED_JOBS = 1000;
 /** Below this many free bytes the data partition counts as full in GET /status: a settings write with its backup needs a few KiB. */
 const MIN_FREE_BYTES = 16 * 1024;
+/** How often writes that waited for room are retried when nobody reads GET /status (which retries at once). */
+const STORAGE_RETRY_MS = 60_000;
 
 /** Starts the daemon; `announce` receives the lines meant for stdout (listening addresses, the new key). */
 export async function startDaemon(options: DaemonOptions, logger: Logger, announce: (line: string) => void, hardware: DaemonHardware): Promise<RunningDaemon> {
@@ -100,6 +102,7 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
   // a full or read-only partition is a warning, not a failed start: the settings stay in memory and are stored once there is room
   const storage = new StorageHealth({ probe: storageProbe(dataDir), minFreeBytes: MIN_FREE_BYTES, logger });
   await settings.persist().catch((err: unknown) => storage.retryLater('settings', err, () => settings.persist()));
+  const stopStorageRetry = storage.retryEvery(STORAGE_RETRY_MS);
   if (settings.generatedApiKey) announce(`API key (shown once): ${settings.value.apiKey}`);
   if (settings.generatedApiKey && storage.warnings().length > 0) announce('API key not stored yet (storage full or read-only): it is stored once there is room; a restart before then makes a new one');
 
@@ -300,7 +303,7 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
     events: bus,
     async stop() {
       await server.close();
-      for (const stop of [...stopRawPortWatch, ...stopAdvertWatch, stopKeyWatch]) stop();
+      for (const stop of [...stopRawPortWatch, ...stopAdvertWatch, stopKeyWatch, stopStorageRetry]) stop();
       await rawPorts.close();
       ippJobs.close();
       await advertiser?.stop();

@@ -56,6 +56,15 @@ export class StorageHealth {
     return this.warnings();
   }
 
+  /** While something waits to be stored, checks (and retries) every `intervalMs` without anyone asking; returns the stop. */
+  retryEvery(intervalMs: number): () => void {
+    const timer = setInterval(() => {
+      if (this.waiting.size > 0) void this.check();
+    }, intervalMs);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
   /** The warnings as of the last check and the writes since (without looking at the partition again). */
   warnings(): string[] {
     const readOnly = this.last?.writable === false || [...this.refused.values()].includes('EROFS');

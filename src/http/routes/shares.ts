@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import { AppError } from '../../errors';
 import { ShareBodySchema, ShareSchema, type Share, type ShareBody } from '../../schemas/settings';
 import type { SettingsStore } from '../../settings/settings-store';
-import { checkSharePath, type SharePathPolicy } from '../../settings/share-path';
+import { checkSharePath, type SharePathPolicy } from '../../spooler/share-path';
 import { isMask, maskShare } from '../../settings/masking';
 import type { Route } from '../route';
 

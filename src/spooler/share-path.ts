@@ -2,7 +2,7 @@
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { AppError } from '../errors';
-import { inside } from '../spooler/share-roots';
+import { inside } from './share-roots';
 
 /** Where shares may be mounted (`--share-root`) and the folder they must never overlap (`--data-dir`). */
 export interface SharePathPolicy {

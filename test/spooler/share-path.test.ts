@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppError } from '../../src/errors';
-import { checkSharePath } from '../../src/settings/share-path';
+import { checkSharePath } from '../../src/spooler/share-path';
 import { tempDir } from '../helpers/temp-dir';
 
 const base = tempDir('share-path');
