@@ -37,7 +37,7 @@ async function main(): Promise<number> {
 async function serve(options: Parameters<typeof startDaemon>[0]): Promise<number> {
   applyV8Flags(process.env);
   const logger = createLogger(options.logLevel);
-  options.nativeDir = await prepareNatives(options.nativeDir, options.dataDir);
+  options.nativeDir = await prepareNatives(options.nativeDir, options.dataDir, (line) => logger.warn(line));
   const daemon = await startDaemon(options, logger, (line) => process.stdout.write(line + '\n'), { usb: libusbBackend });
   return new Promise((resolve) => {
     let stopping = false;
@@ -65,7 +65,7 @@ async function runSubcommand(kind: 'render' | 'usb-list', args: string[]): Promi
     return runRenderCommand(args, processRenderIo());
   }
   // usb-list loads the libusb addon: inside the single executable it must be on disk first
-  await prepareNatives(process.env.PRINTPROXY_NATIVE_DIR || undefined, process.env.PRINTPROXY_DATA_DIR || DEFAULT_DATA_DIR);
+  await prepareNatives(process.env.PRINTPROXY_NATIVE_DIR || undefined, process.env.PRINTPROXY_DATA_DIR || DEFAULT_DATA_DIR, (line) => process.stderr.write(`${line}\n`));
   return runUsbListCommand(libusbBackend(), (t) => process.stdout.write(t), (t) => process.stderr.write(t));
 }
 

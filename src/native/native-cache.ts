@@ -4,9 +4,13 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../settings/atomic-file';
 import { MANIFEST_ASSET, type EmbeddedAssets, type NativeManifest } from './embedded-assets';
 import { isNoexecFolder } from './mount-options';
+import { storageErrorCode } from '../util/storage-error';
 
 /** The native cache cannot be used: a noexec mount, or a folder that cannot be written. The message says which. */
 export class NativeCacheError extends Error {}
+
+/** The native cache folder cannot be created (a read-only partition, say): a NativeCacheError a temporary folder can stand in for. */
+export class NativeFolderError extends NativeCacheError {}
 
 const COMPLETE = '.complete';
 
@@ -34,11 +38,26 @@ export async function extractNatives(assets: EmbeddedAssets, root: string): Prom
   return dir;
 }
 
+/**
+ * extractNatives into `root`; when its partition refuses the writes or the folder (full, read-only), into a new private folder made
+ * under `tmp` instead (RAM on the device: extracted again at each start until the partition has room). `fellBack` says which.
+ */
+export async function extractNativesOrTemp(assets: EmbeddedAssets, root: string, tmp: string): Promise<{ dir: string; fellBack: boolean }> {
+  try {
+    return { dir: await extractNatives(assets, root), fellBack: false };
+  } catch (err) {
+    if (storageErrorCode(err) === null && !(err instanceof NativeFolderError)) throw err;
+    // mkdtemp: a new folder, 0700, that nobody else can have prepared
+    const fresh = await fs.mkdtemp(join(tmp, 'printproxyd-native-'));
+    return { dir: await extractNatives(assets, fresh), fellBack: true };
+  }
+}
+
 async function makeFolder(dir: string): Promise<void> {
   try {
     await fs.mkdir(dir, { recursive: true, mode: 0o700 });
   } catch (err) {
-    throw new NativeCacheError(`cannot create the native cache folder ${dir}: ${(err as Error).message}`);
+    throw new NativeFolderError(`cannot create the native cache folder ${dir}: ${(err as Error).message}`, { cause: err });
   }
 }
 
