@@ -79,7 +79,19 @@ test('a read-only data partition: the daemon starts, reads work, writes answer 5
   try {
     assert.match(storageWarning(await warnings(t)) ?? '', /^storage is read-only.*settings \(EROFS\)/);
     assert.equal((await t.d.api('GET', '/settings')).status, 200);
-    assert.equal((await t.d.api('PUT', '/settings', { body: { alias: 'x' } })).status, 507);
+    const writes: Array<[string, string, unknown]> = [
+      ['PUT', '/settings', { alias: 'x' }],
+      ['POST', '/settings/api-key', undefined],
+      ['POST', '/shares', { sharePath: '/mnt/shares/nas' }],
+      ['POST', '/printers', { connection: { type: 'network', host: '127.0.0.1', port: 9, protocol: 'tcp' }, content: 'zpl' }],
+      ['POST', '/webhooks', { url: 'http://127.0.0.1:9/hook' }],
+    ];
+    for (const [method, path, body] of writes) {
+      const res = await t.d.api(method, path, body === undefined ? {} : { body });
+      assert.equal(res.status, 507, `${method} ${path}: ${JSON.stringify(res.body)}`);
+    }
+    assert.deepEqual((await t.d.api('GET', '/webhooks')).body.result.content, []);
+    assert.equal((await t.d.api('GET', '/settings')).status, 200, 'the key shown at start still works');
   } finally {
     await t.d.stop();
   }
