@@ -104,13 +104,20 @@ async function syncDir(dir: string): Promise<void> {
   await handle.close().catch(() => undefined);
 }
 
-/** Removes every file in `dir` that `isLeftover` picks (temporaries a crash left behind); returns the names removed. */
+/**
+ * Removes every file in `dir` that `isLeftover` picks (temporaries a crash left behind); returns the names removed. A file
+ * the partition will not let go (mounted read-only) stays, for a later start: it is never read.
+ */
 export function removeLeftovers(dir: string, isLeftover: (name: string) => boolean): string[] {
   const removed: string[] = [];
   for (const name of readdirSync(dir)) {
     if (!isLeftover(name)) continue;
-    rmSync(join(dir, name), { force: true });
-    removed.push(name);
+    try {
+      rmSync(join(dir, name), { force: true });
+      removed.push(name);
+    } catch {
+      // read-only: kept
+    }
   }
   return removed;
 }

@@ -160,8 +160,13 @@ export class Webhooks {
     for (const name of readdirSync(this.deps.dir)) {
       const journal = name.endsWith('.bak') ? name.slice(0, -'.bak'.length) : name;
       if (!journal.endsWith(OUTBOX) || known.has(journal)) continue;
-      rmSync(join(this.deps.dir, name), { force: true });
-      this.deps.logger.warn('webhooks: outbox of a deleted webhook removed', { file: name });
+      try {
+        rmSync(join(this.deps.dir, name), { force: true });
+        this.deps.logger.warn('webhooks: outbox of a deleted webhook removed', { file: name });
+      } catch (err) {
+        // a read-only partition: it stays, unread, until a later start can remove it
+        this.deps.logger.warn('webhooks: outbox of a deleted webhook cannot be removed', { file: name, reason: (err as Error).message });
+      }
     }
   }
 

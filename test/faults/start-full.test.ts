@@ -2,7 +2,8 @@
 // spool, says so in GET /status `warnings`, answers writes with 507, and stores what waited once space is back.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ZplPrinterEmulator } from '../fixtures/zebra-tcp-printer';
 import { startDaemon, tempDataDir } from '../helpers/daemon-process';
 import { until } from '../helpers/until';
@@ -108,5 +109,24 @@ test('a partition filled while the daemon runs is a warning in GET /status, gone
   } finally {
     t.free();
     await t.d.stop();
+  }
+});
+
+test('a read-only data partition holding what a crash left (temporaries, an orphan outbox): the daemon starts with the stored settings', async () => {
+  const printer = new ZplPrinterEmulator();
+  const { dir, printerPath } = await earlierRun(await printer.start());
+  writeFileSync(join(dir, '.settings.json.999.1.tmp'), '{"half":');
+  writeFileSync(join(dir, '.tls-key.pem.999.2.tmp'), 'half');
+  writeFileSync(join(dir, 'webhooks', '.webhooks.json.999.3.tmp'), '{');
+  writeFileSync(join(dir, 'webhooks', '00000000-0000-4000-8000-000000000000.outbox'), '');
+  writeFileSync(join(dir, 'spool', '.pj_000000000000.json.999.4.tmp'), '{');
+  const t = await startOnTmpfs(256, {}, { seed: dir, readOnly: true });
+  try {
+    assert.match(storageWarning(await warnings(t)) ?? '', /^storage is read-only/);
+    assert.equal((await t.d.api('GET', '/printers')).body.result.content[0].path, printerPath);
+    assert.equal((await t.d.api('GET', '/webhooks')).body.result.content.length, 1);
+  } finally {
+    await t.d.stop();
+    await printer.stop();
   }
 });
