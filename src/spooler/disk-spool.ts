@@ -25,9 +25,12 @@ export interface RecoveredEntry {
 
 /** One folder of `<jobId>.json` (+ `.data` inline bytes, `.sending` marker), all written atomically; the `.json` is the commit point. */
 export class DiskSpool {
-  /** Creates the folder when it can; on a read-only or full partition it may stay missing (every put then fails: a 507). */
+  /** False while the folder could not be made (a full or read-only partition at start): each put tries again. */
+  private folderReady: boolean;
+
+  /** Creates the folder when it can; on a read-only or full partition it may stay missing until a put can make it. */
   constructor(private readonly dir: string) {
-    tryMakeFolder(dir);
+    this.folderReady = tryMakeFolder(dir);
   }
 
   /**
@@ -36,6 +39,7 @@ export class DiskSpool {
    */
   async put(entry: SpoolEntry, data: Uint8Array | null): Promise<void> {
     const jobId = entry.job.jobId;
+    this.folderReady ||= tryMakeFolder(this.dir);
     try {
       if (data) await writeFileAtomic(this.file(jobId, 'data'), data, { backup: false, syncFolder: false });
       await writeFileAtomic(this.file(jobId, 'json'), JSON.stringify(entry), { backup: false });
@@ -173,11 +177,12 @@ function removeQuietly(file: string): void {
   }
 }
 
-/** mkdir -p, quietly failing: a partition that refuses it holds no spooled job anyway. */
-function tryMakeFolder(dir: string): void {
+/** mkdir -p; false when the partition refuses it (read-only or full: it holds no spooled job anyway, puts answer 507). */
+function tryMakeFolder(dir: string): boolean {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
+    return true;
   } catch {
-    // read-only or full: puts answer 507 until the folder can be made
+    return false;
   }
 }

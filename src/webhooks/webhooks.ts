@@ -81,6 +81,8 @@ export class Webhooks {
       secret: body.secret ?? randomBytes(32).toString('base64url'),
       createdAt: new Date(this.deps.now()).toISOString(),
     };
+    // the folder may be missing since a start on a full or read-only partition; without it the write below answers 507
+    makeFolder(this.deps.dir, this.deps.logger);
     const outbox = await this.openOutbox(hook.id);
     try {
       await this.stored.update((draft) => {

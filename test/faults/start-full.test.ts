@@ -52,6 +52,11 @@ test('a first start on a full data partition boots with the generated key, warns
     await until('the storage warning goes once space is free', async () => storageWarning(await warnings(t)) === undefined);
     assert.equal(JSON.parse(readFileSync(t.path('settings.json'), 'utf8')).apiKey, t.d.apiKey, 'the key shown is the key stored');
     await until('HTTPS listens once its certificate is stored', () => /listening on https/.test(t.d.stdout()));
+    assert.equal((await t.d.api('POST', '/webhooks', { body: { url: 'http://127.0.0.1:9/hook' } })).status, 201, 'webhooks can be stored again');
+    const added = await t.d.api('POST', '/printers', { body: { connection: { type: 'network', host: '127.0.0.1', port: 9, protocol: 'tcp' }, content: 'zpl' } });
+    assert.equal(added.status, 201, JSON.stringify(added.body));
+    const spooled = await t.d.api('POST', `/print/${added.body.result.content.path}`, { body: { content: '^XA^FDx^FS^XZ', contentType: 'zpl', wait: false } });
+    assert.equal(spooled.status, 201, `the spool takes jobs again: ${JSON.stringify(spooled.body)}`);
   } finally {
     await t.d.stop();
   }
