@@ -5,6 +5,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { startBroker, type Broker } from '../fixtures/mosquitto-broker.ts';
 import { FleetClient, FleetClientError, type FleetEvent } from '../../src/fleet/client/index.ts';
 import { until } from '../helpers/until.ts';
+import { startDeviceStub, type StubRequest } from '../fixtures/fleet-device-stub.ts';
 
 let broker: Broker;
 const closers: Array<() => Promise<unknown>> = [];
@@ -31,28 +32,11 @@ async function deviceConnection(deviceId: string): Promise<MqttClient> {
   return client;
 }
 
-interface SeenRequest {
-  id: string;
-  headers: Record<string, string>;
-  path: string;
-  responseTopic: string | undefined;
-}
-
-/** A device that answers every request with 200 and the path it was asked, after ignoring the first `ignore` of them. */
-async function responder(deviceId: string, ignore = 0, useResponseTopic = true): Promise<SeenRequest[]> {
-  const client = await deviceConnection(deviceId);
-  const seen: SeenRequest[] = [];
-  client.on('message', (_topic, payload, packet) => {
-    const req = JSON.parse(payload.toString());
-    const responseTopic = packet.properties?.responseTopic;
-    seen.push({ id: req.id, headers: req.headers, path: req.path, responseTopic });
-    if (seen.length <= ignore) return;
-    const properties = useResponseTopic ? { correlationData: packet.properties?.correlationData } : {};
-    const topic = useResponseTopic && responseTopic ? responseTopic : `printproxy/v1/${deviceId}/res`;
-    client.publish(topic, JSON.stringify({ id: req.id, status: 200, body: { result: { path: req.path } } }), { qos: 1, properties });
-  });
-  await client.subscribeAsync(`printproxy/v1/${deviceId}/req`, { qos: 1 });
-  return seen;
+/** A stub device answering 200 after ignoring the first `ignore` requests; returns what it received. */
+async function responder(deviceId: string, ignore = 0, useResponseTopic = true): Promise<StubRequest[]> {
+  const stub = await startDeviceStub(broker, deviceId, { ignore, useResponseTopic });
+  closers.push(() => stub.close());
+  return stub.requests;
 }
 
 async function retained(topic: string, value: unknown): Promise<void> {
