@@ -4,10 +4,10 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { startBroker, type Broker } from '../fixtures/mosquitto-broker.ts';
-import { startDeviceStub, type DeviceStub } from '../fixtures/fleet-device-stub.ts';
-import { tempDir } from '../helpers/temp-dir.ts';
-import { until } from '../helpers/until.ts';
+import { startBroker, type Broker } from '../fixtures/mosquitto-broker';
+import { startDeviceStub, type DeviceStub, type StubAnswer } from '../fixtures/fleet-device-stub';
+import { tempDir } from '../helpers/temp-dir';
+import { until } from '../helpers/until';
 
 const MAIN = resolve(__dirname, '..', '..', 'src', 'main.ts');
 let broker: Broker;
@@ -45,7 +45,7 @@ function fleet(...args: string[]): Run {
   return { child, out: () => out, err: () => err, done };
 }
 
-async function stub(deviceId: string, answer?: Parameters<typeof startDeviceStub>[2]['answer']): Promise<DeviceStub> {
+async function stub(deviceId: string, answer?: StubAnswer): Promise<DeviceStub> {
   const s = await startDeviceStub(broker, deviceId, { answer });
   stubs.push(s);
   return s;

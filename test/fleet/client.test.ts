@@ -2,10 +2,10 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import mqtt, { type MqttClient } from 'mqtt';
-import { startBroker, type Broker } from '../fixtures/mosquitto-broker.ts';
-import { FleetClient, FleetClientError, type FleetEvent } from '../../src/fleet/client/index.ts';
-import { until } from '../helpers/until.ts';
-import { startDeviceStub, type StubRequest } from '../fixtures/fleet-device-stub.ts';
+import { startBroker, type Broker } from '../fixtures/mosquitto-broker';
+import { FleetClient, FleetClientError, type FleetEvent } from '../../src/fleet/client/index';
+import { until } from '../helpers/until';
+import { startDeviceStub, type StubRequest } from '../fixtures/fleet-device-stub';
 
 let broker: Broker;
 const closers: Array<() => Promise<unknown>> = [];
