@@ -40,3 +40,17 @@ test('beyond its bounds it keeps the newest events, behind a reset', async () =>
   assert.deepEqual(ids, [...ids].sort((a, b) => a - b));
   assert.ok(ids[0] > 1, 'the oldest were dropped');
 });
+
+test('pending counts the events being written too', async () => {
+  const outbox = new EventOutbox(tempDir('fleet-outbox'), { maxEvents: 100, maxBytes: 1 << 20 }, silentLogger);
+  const first = outbox.add(line(1));
+  const counts: number[] = [outbox.pending];
+  const second = outbox.add(line(2));
+  counts.push(outbox.pending);
+  // the first batch is being written while the second waits
+  await Promise.resolve();
+  counts.push(outbox.pending);
+  await Promise.all([first, second]);
+  counts.push(outbox.pending);
+  assert.deepEqual(counts, [1, 2, 2, 2]);
+});
