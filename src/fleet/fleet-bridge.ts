@@ -144,16 +144,19 @@ export class FleetBridge {
     void this.drainOutbox();
   }
 
+  /** Publishes the outbox in order while connected; events stored during a drain are drained too, never left behind. */
   private async drainOutbox(): Promise<void> {
     if (this.draining) return;
     this.draining = true;
+    let emptied = false;
     try {
       const link = this.link;
-      if (!link) return;
-      await this.outbox.drain((line) => link.publish(this.topics.event(eventType(line)), line));
+      if (link?.connected) emptied = await this.outbox.drain((line) => link.publish(this.topics.event(eventType(line)), line));
     } finally {
       this.draining = false;
     }
+    // an event stored after the drain's last read, whose own drain call found this one running
+    if (emptied && this.outbox.pending > 0 && this.link?.connected) void this.drainOutbox();
   }
 
   private onEvent(event: DeviceEvent): void {
