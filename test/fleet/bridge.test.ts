@@ -145,3 +145,10 @@ test('a device certificate cannot publish under another device\'s prefix', async
     await device.endAsync(true);
   }
 });
+
+test('a clean stop publishes the death (online: false, the same epoch) before disconnecting', async () => {
+  const birth = fleet.json(`${P}/status`).filter((s) => s.online === true).at(-1);
+  assert.equal(await daemon.stop('SIGTERM'), 0);
+  const death = await valueWithin('death', 10_000, () => fleet.json(`${P}/status`).find((s) => s.online === false));
+  assert.deepEqual(death, { online: false, epoch: birth.epoch });
+});
