@@ -33,7 +33,7 @@ export interface DaemonOptions {
 }
 
 /** A parsed command line: the daemon, or a sub-command with its remaining arguments. */
-export type Command = { kind: 'serve'; options: DaemonOptions } | { kind: 'render' | 'usb-list'; args: string[] } | { kind: 'help' } | { kind: 'version' };
+export type Command = { kind: 'serve'; options: DaemonOptions } | { kind: 'render' | 'usb-list' | 'fleet'; args: string[] } | { kind: 'help' } | { kind: 'version' };
 
 /** Where settings, spool and certificate live when neither --data-dir nor PRINTPROXY_DATA_DIR says. */
 export const DEFAULT_DATA_DIR = './data';
@@ -50,6 +50,7 @@ export const USAGE = `usage: printproxyd [serve] [--data-dir DIR] [--port N] [--
                   [--no-console|--console-dir DIR] [--log-level LEVEL]
        printproxyd render INPUT.pdf [--size 4x6] [--dpi 203] [-o OUT.zpl]
        printproxyd usb-list
+       printproxyd fleet [--broker URL --ca FILE --cert FILE --key FILE] devices|printers|print|job|watch …  (printproxyd fleet --help)
 env: PRINTPROXY_DATA_DIR, PRINTPROXY_API_KEY, PRINTPROXY_MDNS=0, PRINTPROXY_NATIVE_DIR, PRINTPROXY_SHARE_ROOT, PRINTPROXY_LOG_LEVEL,
      PRINTPROXY_CONSOLE=0, PRINTPROXY_CONSOLE_DIR,
      PRINTPROXY_TCP_CONNECT_TIMEOUT_MS (5000), PRINTPROXY_TCP_IDLE_TIMEOUT_MS (15000), PRINTPROXY_TCP_QUERY_TIMEOUT_MS (1500),
@@ -60,7 +61,7 @@ env: PRINTPROXY_DATA_DIR, PRINTPROXY_API_KEY, PRINTPROXY_MDNS=0, PRINTPROXY_NATI
 /** Parses argv (without node and script) and env into a Command; throws UsageError. */
 export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Command {
   const [first, ...rest] = argv;
-  if (first === 'render' || first === 'usb-list') return { kind: first, args: rest };
+  if (first === 'render' || first === 'usb-list' || first === 'fleet') return { kind: first, args: rest };
   if (first === '--help' || first === '-h' || first === 'help') return { kind: 'help' };
   if (first === '--version' || first === 'version') return { kind: 'version' };
   return { kind: 'serve', options: parseDaemonFlags(first === 'serve' ? rest : argv, env) };

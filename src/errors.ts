@@ -5,6 +5,8 @@ export const REQUEST_ERROR_CODES = [
   'INVALID_REQUEST',
   'UNAUTHORIZED',
   'ORIGIN_NOT_ALLOWED',
+  // a route this channel may not reach (credential writes over the fleet's MQTT)
+  'FORBIDDEN',
   'PRINTER_NOT_FOUND',
   'JOB_NOT_FOUND',
   'NOT_FOUND',
@@ -92,4 +94,21 @@ export function toDeviceError(err: unknown, fallback: DeviceErrorCode = 'IO'): D
   if (err instanceof DeviceError) return err;
   const message = err instanceof Error ? err.message : String(err);
   return new DeviceError(fallback, message);
+}
+
+/** Codes of the fleet-side client (src/fleet/client/): it runs in an ERP's process, never behind the device's HTTP API. */
+export const FLEET_CLIENT_ERROR_CODES = ['FLEET_CONNECT_FAILED', 'FLEET_TIMEOUT', 'FLEET_CLOSED', 'FLEET_BAD_ARGUMENT'] as const;
+
+/** A stable code for a failure of the fleet-side client. */
+export type FleetClientErrorCode = (typeof FLEET_CLIENT_ERROR_CODES)[number];
+
+/** An error of the fleet-side client; callers match on `code`, the message says what it was waiting for. */
+export class FleetClientError extends Error {
+  readonly code: FleetClientErrorCode;
+
+  constructor(code: FleetClientErrorCode, message: string) {
+    super(message);
+    this.name = 'FleetClientError';
+    this.code = code;
+  }
 }

@@ -29,6 +29,8 @@ async function main(): Promise<number> {
     case 'render':
     case 'usb-list':
       return runSubcommand(command.kind, command.args);
+    case 'fleet':
+      return runFleet(command.args);
     case 'serve':
       return serve(command.options);
   }
@@ -67,6 +69,12 @@ async function runSubcommand(kind: 'render' | 'usb-list', args: string[]): Promi
   // usb-list loads the libusb addon: inside the single executable it must be on disk first
   await prepareNatives(process.env.PRINTPROXY_NATIVE_DIR || undefined, process.env.PRINTPROXY_DATA_DIR || DEFAULT_DATA_DIR, (line) => process.stderr.write(`${line}\n`));
   return runUsbListCommand(libusbBackend(), (t) => process.stdout.write(t), (t) => process.stderr.write(t));
+}
+
+async function runFleet(args: string[]): Promise<number> {
+  const { runFleetCommand } = await import('./fleet/client/fleet-command');
+  const { processFleetIo } = await import('./fleet/client/fleet-command-io');
+  return runFleetCommand(args, process.env, processFleetIo());
 }
 
 main().then(

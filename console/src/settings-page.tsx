@@ -1,7 +1,8 @@
-// Settings: device settings, the API key rotation, shares, extensions and webhooks.
+// Settings: device settings, the API key rotation, webhooks, fleet, shares and extensions.
 import { useEffect, useState } from 'preact/hooks';
 import { splitList } from './add-printer-form';
 import { ExtensionsPanel } from './extensions-panel';
+import { FleetPanel } from './fleet-panel';
 import { useSession } from './session';
 import { SharesPanel } from './shares-panel';
 import type { Settings } from './types';
@@ -16,6 +17,7 @@ export function SettingsPage() {
       <DeviceSettings />
       <ApiKeyPanel />
       <WebhooksPanel />
+      <FleetPanel />
       <SharesPanel />
       <ExtensionsPanel />
     </section>

@@ -44,6 +44,33 @@ export interface DeviceStatus {
   deviceId: string;
   extensions: Array<{ name: string; instances: Array<{ id: number; active: boolean; fqdn: string; overlay_ip: string }> }>;
   warnings: string[];
+  /** The fleet bridge's state (fleet.md); absent on a daemon without it. */
+  fleet?: FleetStatus;
+}
+
+/** `fleet` in GET /status. */
+export interface FleetStatus {
+  state: 'disabled' | 'connecting' | 'connected' | 'error';
+  brokerUrl: string | null;
+  connectedSince: string | null;
+  lastError: string | null;
+  pendingEvents: number;
+}
+
+/** GET/PUT /fleet; `key` and `password` read `********` when set, and sent back so they keep the stored value. */
+export interface FleetSettings {
+  enabled: boolean;
+  brokerUrl: string;
+  deviceId: string;
+  topicPrefix: string;
+  username: string | null;
+  password: string | null;
+  ca: string | null;
+  cert: string | null;
+  key: string | null;
+  keepaliveSec: number;
+  sessionExpirySec: number;
+  inlineMaxBytes: number;
 }
 
 /** GET /settings. */

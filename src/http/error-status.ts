@@ -14,6 +14,7 @@ export const ERROR_STATUS: Record<ErrorCode, HttpError> = {
   INVALID_REQUEST: { status: 400, message: 'Invalid request' },
   UNAUTHORIZED: { status: 401, message: 'Unauthorized' },
   ORIGIN_NOT_ALLOWED: { status: 403, message: 'Forbidden' },
+  FORBIDDEN: { status: 403, message: 'Forbidden' },
   PRINTER_NOT_FOUND: { status: 404, message: 'Printer not found' },
   JOB_NOT_FOUND: { status: 404, message: 'Job not found' },
   NOT_FOUND: { status: 404, message: 'Not found' },
