@@ -56,7 +56,7 @@ export interface TlsFiles {
 }
 
 const STATUS_TEXT: Record<number, string> = {
-  200: 'OK', 201: 'Created', 204: 'No Content', 304: 'Not Modified', 308: 'Permanent Redirect', 400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found',
+  200: 'OK', 201: 'Created', 204: 'No Content', 304: 'Not Modified', 308: 'Permanent Redirect', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found',
   405: 'Method Not Allowed', 409: 'Conflict', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 422: 'Unprocessable Content',
   429: 'Too Many Requests', 431: 'Request Header Fields Too Large', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 505: 'HTTP Version Not Supported', 507: 'Insufficient Storage',
 };
@@ -221,8 +221,7 @@ export class HttpServer {
     let body: Promise<Buffer>;
     try {
       refuseAmbiguousLength(req, exchange);
-      const type = exchange.headers['content-type'].split(';')[0].trim().toLowerCase();
-      if (type !== 'application/ipp') throw new AppError('UNSUPPORTED_MEDIA_TYPE', `Content-Type ${type} is not supported here; send application/ipp`);
+      refuseBrowserIpp(exchange);
       const declared = declaredLength(exchange);
       const limit = this.deps.policy.maxBodyBytes();
       if (declared !== null && declared <= limit) this.reserve(exchange, declared);
@@ -422,8 +421,7 @@ export class HttpServer {
 
   private sendJson(exchange: Exchange, status: number, json: string, headers: Record<string, string>): void {
     if (exchange.done) return;
-    const origin = exchange.headers.origin;
-    const cors = origin ? corsHeaders(origin, this.deps.policy.allowedOrigins()) : NO_HEADERS;
+    const cors = corsOf(exchange, this.deps.policy.allowedOrigins);
     exchange.res.cork(() => {
       exchange.res.writeStatus(STATUS_LINE[status] ?? String(status));
       exchange.res.writeHeader('Content-Type', 'application/json');
@@ -436,11 +434,10 @@ export class HttpServer {
     this.finish(exchange);
   }
 
-  /** A non-JSON answer (a preview PNG, an IPP response), with the same CORS headers as JSON answers. */
+  /** A non-JSON answer (a preview PNG, an IPP response), with the same CORS headers as JSON answers (none on the IPP door). */
   private sendBytes(exchange: Exchange, status: number, bytes: Uint8Array, contentType: string, headers: Record<string, string>): void {
     if (exchange.done) return;
-    const origin = exchange.headers.origin;
-    const cors = origin ? corsHeaders(origin, this.deps.policy.allowedOrigins()) : NO_HEADERS;
+    const cors = corsOf(exchange, this.deps.policy.allowedOrigins);
     exchange.res.cork(() => {
       exchange.res.writeStatus(STATUS_LINE[status] ?? String(status));
       exchange.res.writeHeader('Content-Type', contentType);
@@ -462,6 +459,8 @@ export class HttpServer {
   }
 
   private preflight(res: HttpResponse, req: HttpRequest): void {
+    // the IPP door is for printing clients on the LAN, which send no preflight: a page asking for one gets the 404
+    if (req.getUrl().startsWith(IPP_PREFIX)) return this.notFound(res, req);
     const origin = req.getHeader('origin');
     const headers = preflightHeaders(origin, this.deps.policy.allowedOrigins(), req.getHeader('access-control-request-private-network') === 'true');
     res.writeStatus('204 No Content');
@@ -539,6 +538,25 @@ interface Exchange {
   reserved: number;
   /** Close the connection after the answer: the request's framing cannot be trusted. */
   closeAfter: boolean;
+}
+
+/** Where the IPP door answers: printers on the LAN print here, web pages never (no CORS, no cross-origin request). */
+const IPP_PREFIX = '/ipp/';
+
+/**
+ * An IPP request is application/ipp from a printing client on the LAN: one a browser sent (it carries Origin) is 403,
+ * and any other type (text/plain, which a page may POST without a preflight) is 415, both before the operation runs.
+ */
+function refuseBrowserIpp(exchange: Exchange): void {
+  if (exchange.headers.origin) throw new AppError('CROSS_ORIGIN', `IPP requests from web pages are refused (Origin ${exchange.headers.origin.slice(0, 200)})`);
+  const type = exchange.headers['content-type'].split(';')[0].trim().toLowerCase();
+  if (type !== 'application/ipp') throw new AppError('UNSUPPORTED_MEDIA_TYPE', `Content-Type ${type} is not supported here; send application/ipp`);
+}
+
+/** The CORS headers of an answer: none on the IPP door, else by the allowed origins. */
+function corsOf(exchange: Exchange, allowedOrigins: () => readonly string[]): Record<string, string> {
+  const origin = exchange.headers.origin;
+  return origin && !exchange.url.startsWith(IPP_PREFIX) ? corsHeaders(origin, allowedOrigins()) : NO_HEADERS;
 }
 
 /** Methods without side effects: their handlers run at once (a request pipelined behind them costs only an answer). */
