@@ -421,7 +421,7 @@ export class HttpServer {
 
   private sendJson(exchange: Exchange, status: number, json: string, headers: Record<string, string>): void {
     if (exchange.done) return;
-    const cors = corsOf(exchange, this.deps.policy.allowedOrigins);
+    const cors = corsOf(exchange, this.deps.policy);
     exchange.res.cork(() => {
       exchange.res.writeStatus(STATUS_LINE[status] ?? String(status));
       exchange.res.writeHeader('Content-Type', 'application/json');
@@ -437,7 +437,7 @@ export class HttpServer {
   /** A non-JSON answer (a preview PNG, an IPP response), with the same CORS headers as JSON answers (none on the IPP door). */
   private sendBytes(exchange: Exchange, status: number, bytes: Uint8Array, contentType: string, headers: Record<string, string>): void {
     if (exchange.done) return;
-    const cors = corsOf(exchange, this.deps.policy.allowedOrigins);
+    const cors = corsOf(exchange, this.deps.policy);
     exchange.res.cork(() => {
       exchange.res.writeStatus(STATUS_LINE[status] ?? String(status));
       exchange.res.writeHeader('Content-Type', contentType);
@@ -554,9 +554,9 @@ function refuseBrowserIpp(exchange: Exchange): void {
 }
 
 /** The CORS headers of an answer: none on the IPP door, else by the allowed origins. */
-function corsOf(exchange: Exchange, allowedOrigins: () => readonly string[]): Record<string, string> {
+function corsOf(exchange: Exchange, policy: HttpPolicy): Record<string, string> {
   const origin = exchange.headers.origin;
-  return origin && !exchange.url.startsWith(IPP_PREFIX) ? corsHeaders(origin, allowedOrigins()) : NO_HEADERS;
+  return origin && !exchange.url.startsWith(IPP_PREFIX) ? corsHeaders(origin, policy.allowedOrigins()) : NO_HEADERS;
 }
 
 /** Methods without side effects: their handlers run at once (a request pipelined behind them costs only an answer). */
