@@ -16,7 +16,7 @@ import { currentRuntime, uwsBuildFor } from '../native/uws-builds';
 
 /**
  * Limits of the front: a first head longer than `headLimitBytes` (default 64 KiB; uWS reads what the front passes on
- * in one read) is refused with 431, once its request line is in (up to 1 MiB) so the envelope names its path.
+ * in one read) is refused with 431 as soon as that many bytes are in, whether its request line has ended or not.
  */
 export interface Http1FrontOptions {
   logger: Logger;
@@ -26,8 +26,6 @@ export interface Http1FrontOptions {
 
 /** How long a client may go on sending after uWS closed its connection (RFC 9112 section 9.6's lingering close). */
 const LINGER_MS = 2000;
-/** How much of an over-long head is read to find the end of its request line. */
-const REQUEST_LINE_CAP = 1024 * 1024;
 
 /** Listens on TCP ports for one uWS app each and relays every connection to that app's unix socket. */
 export class Http1Front {
@@ -110,7 +108,6 @@ export class Http1Front {
     const chunks: Buffer[] = [];
     let size = 0;
     const timer = setTimeout(() => client.destroy(), this.options.headTimeoutMs ?? 10_000);
-    let newline = false;
     const decide = (bytes: Buffer, end: number) => {
       client.pause();
       client.off('data', onData);
@@ -124,14 +121,13 @@ export class Http1Front {
     const onData = (chunk: Buffer) => {
       chunks.push(chunk);
       size += chunk.length;
-      const lineEnd = chunk.includes(0x0a);
-      newline ||= lineEnd;
-      if (lineEnd) {
+      if (chunk.includes(0x0a)) {
         const bytes = chunks.length === 1 ? chunk : Buffer.concat(chunks);
         const end = headEnd(bytes);
         if (end >= 0) return decide(bytes, end);
       }
-      if (size < limit || (!newline && size < REQUEST_LINE_CAP)) return;
+      // a connection holds at most the head limit, request line or not (150 idle connections: 150 x 64 KiB)
+      if (size < limit) return;
       decide(Buffer.concat(chunks), -1);
     };
     client.on('data', onData);
