@@ -11,6 +11,8 @@ import { envelope } from './envelope';
 import { proxyV2Header } from './proxy-header';
 import { ERROR_STATUS } from './error-status';
 import { headEnd, judgeHead, overLongHead, type HeadRefusal } from './request-head';
+import { AnswerTracker } from './answer-tracker';
+import { RequestPipeline } from './request-pipeline';
 import { moduleOf, STATUS_LINE } from './server';
 import { currentRuntime, uwsBuildFor } from '../native/uws-builds';
 
@@ -104,7 +106,7 @@ export class Http1Front {
       if (this.pairs.size === 0) this.whenEmpty?.();
     });
     client.on('error', () => client.destroy());
-    const limit = this.options.headLimitBytes ?? 65_536;
+    const limit = this.headLimit();
     const chunks: Buffer[] = [];
     let size = 0;
     const timer = setTimeout(() => client.destroy(), this.options.headTimeoutMs ?? 10_000);
@@ -115,7 +117,7 @@ export class Http1Front {
       // uWS 20.30 closes a long head that comes in two reads unanswered: the front answers for it
       const verdict = end < 0 || end > limit ? overLongHead(bytes, limit) : judgeHead(bytes.subarray(0, end));
       if ('code' in verdict) return this.refuse(client, verdict.code, verdict.reason, verdict.target);
-      pair.upstream = this.relay(client, backendPath, Buffer.concat([verdict.pass, bytes.subarray(end)]));
+      pair.upstream = this.relay(client, backendPath, verdict.pass, bytes.subarray(end));
     };
     // the chunks are joined only when one brings a line end (a head ends with one), so a long head costs no copies
     const onData = (chunk: Buffer) => {
@@ -146,15 +148,53 @@ export class Http1Front {
     lingerClose(client);
   }
 
-  private relay(client: Socket, backendPath: string, first: Buffer): Socket {
+  /**
+   * Relays one client to uWS from its first (judged) head on: each later request goes through a RequestPipeline, so uWS
+   * sees the next request only once the answer before it is out, and every later head is judged as the first was.
+   */
+  private relay(client: Socket, backendPath: string, head: Buffer, rest: Buffer): Socket {
     const upstream = connect({ path: backendPath, allowHalfOpen: true });
     upstream.write(proxyV2Header({ address: client.remoteAddress, port: client.remotePort }, { address: client.localAddress, port: client.localPort }));
+    let written: () => void = () => undefined;
     const delivery: Promise<void> = new Promise<void>((resolve) => {
-      upstream.write(first, () => resolve());
+      written = resolve;
       upstream.once('close', () => resolve());
     }).finally(() => this.delivering.delete(delivery));
     this.delivering.add(delivery);
     let forwarding = true;
+    let draining = false;
+    let clientEnded = false;
+    let upstreamEnded = false;
+    const tracker = new AnswerTracker({ answered: () => pipeline.answered(), tunnel: () => pipeline.tunnel() });
+    const pipeline: RequestPipeline = new RequestPipeline(
+      {
+        forward: (bytes) => {
+          if (!forwarding || upstream.write(bytes, written)) return;
+          draining = true;
+          upstream.once('drain', () => {
+            draining = false;
+            flow();
+          });
+        },
+        sent: (method) => tracker.expect(method),
+        refuse: (verdict) => {
+          forwarding = false;
+          upstream.end();
+          this.refuse(client, verdict.code, verdict.reason, verdict.target);
+        },
+        changed: () => flow(),
+      },
+      this.headLimit(),
+    );
+    // read from the client only what can go on now: a pipelined request waits in the socket, not in memory
+    const flow = () => {
+      if (!forwarding) return;
+      if (clientEnded && !pipeline.holding()) {
+        if (!upstreamEnded) upstream.end();
+        upstreamEnded = true;
+      } else if (draining || !pipeline.wantsData()) client.pause();
+      else client.resume();
+    };
     // what the client still sends is read and dropped; its side closes once uWS's side did
     const stopForwarding = () => {
       forwarding = false;
@@ -166,23 +206,26 @@ export class Http1Front {
     };
     holdDestroyUntilRead(upstream, stopForwarding);
     client.on('data', (chunk: Buffer) => {
-      if (!forwarding) return;
-      if (!upstream.write(chunk)) {
-        client.pause();
-        upstream.once('drain', () => client.resume());
-      }
+      if (forwarding) pipeline.feed(chunk);
     });
     client.on('end', () => {
-      if (forwarding) upstream.end();
+      clientEnded = true;
+      flow();
     });
-    client.resume();
     upstream.pipe(client);
+    upstream.on('data', (chunk: Buffer) => tracker.feed(chunk));
     // uWS's FIN comes after all it sent: forward nothing more
     upstream.on('end', close);
     upstream.on('error', () => upstream.destroy());
     upstream.on('close', close);
     client.on('close', () => upstream.destroy());
+    pipeline.feedJudged(head);
+    pipeline.feed(rest);
     return upstream;
+  }
+
+  private headLimit(): number {
+    return this.options.headLimitBytes ?? 65_536;
   }
 }
 

@@ -21,9 +21,10 @@ export interface RawOutcome {
 /**
  * Sends `bytes` on a fresh connection to 127.0.0.1:`port`, then resolves once `expect.answers` answers are complete
  * (HEAD answers counted as bodiless by `expect.bodiless`) or the server closes; fails after `limitMs` otherwise.
- * With `expect.close`, it waits for the close even after the answers.
+ * With `expect.close`, it waits for the close even after the answers. With `expect.pieceBytes`, the bytes go in writes of
+ * that many bytes, each after the one before has been flushed.
  */
-export function rawExchange(port: number, bytes: string | Buffer, expect: { answers: number; close?: boolean; bodiless?: number[] }, limitMs = 5000): Promise<RawOutcome> {
+export function rawExchange(port: number, bytes: string | Buffer, expect: { answers: number; close?: boolean; bodiless?: number[]; pieceBytes?: number }, limitMs = 5000): Promise<RawOutcome> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
     const socket = net.connect(port, '127.0.0.1');
@@ -43,7 +44,17 @@ export function rawExchange(port: number, bytes: string | Buffer, expect: { answ
     });
     socket.on('close', () => finish(true));
     socket.on('error', () => undefined);
+    writePieces(socket, Buffer.from(bytes), expect.pieceBytes ?? Infinity);
+  });
+}
+
+function writePieces(socket: net.Socket, bytes: Buffer, size: number): void {
+  if (bytes.length <= size) {
     socket.write(bytes);
+    return;
+  }
+  socket.write(bytes.subarray(0, size), (err) => {
+    if (!err) writePieces(socket, bytes.subarray(size), size);
   });
 }
 
