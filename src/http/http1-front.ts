@@ -2,9 +2,10 @@
 // obs-fold, a space before the colon, until their idle timeout): it judges each connection's first head, answers the
 // refused ones itself (400, 431 or 505, Connection: close), and pipes the rest to uWS on a private unix socket, preceded by a
 // PROXY v2 header so uWS still reports the client's address.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
+import { createServer as createTlsServer } from 'node:tls';
 import { join } from 'node:path';
 import type { Logger } from '../log';
 import { envelope } from './envelope';
@@ -13,7 +14,7 @@ import { ERROR_STATUS } from './error-status';
 import { headEnd, judgeHead, overLongHead, type HeadRefusal } from './request-head';
 import { AnswerTracker } from './answer-tracker';
 import { RequestPipeline } from './request-pipeline';
-import { moduleOf, STATUS_LINE } from './server';
+import { moduleOf, STATUS_LINE, type TlsFiles } from './server';
 import { currentRuntime, uwsBuildFor } from '../native/uws-builds';
 
 /**
@@ -47,9 +48,11 @@ export class Http1Front {
     return join(this.dir, `app-${this.sockets++}.sock`);
   }
 
-  /** Accepts on `host`:`port` (0: a free one) for the uWS app listening on `backendPath`; resolves with the bound port. */
-  listen(host: string, port: number, backendPath: string): Promise<number> {
-    const server = createServer({ allowHalfOpen: true, noDelay: true }, (client) => this.accept(client, backendPath));
+  /** Accepts on `host`:`port` (0: a free one), over TLS with `tls`, for the uWS app listening on `backendPath`; resolves with the bound port. */
+  listen(host: string, port: number, backendPath: string, tls?: TlsFiles): Promise<number> {
+    const server = tls
+      ? createTlsServer({ cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile), allowHalfOpen: true }, (client) => this.accept(client.setNoDelay(true), backendPath))
+      : createServer({ allowHalfOpen: true, noDelay: true }, (client) => this.accept(client, backendPath));
     this.servers.push(server);
     return new Promise((resolve, reject) => {
       server.once('error', reject);

@@ -116,8 +116,9 @@ export class HttpServer {
 
   /** Starts an HTTPS listener with the given certificate; resolves with the bound port. */
   listenTls(host: string, port: number, tls: TlsFiles): Promise<number> {
+    // with a front, TLS ends in it, so it judges and paces the requests inside as on the plain port
+    if (this.deps.front) return this.bind(this.mount(this.deps.uws.App(), true), host, port, tls);
     const app = this.deps.uws.SSLApp({ cert_file_name: tls.certFile, key_file_name: tls.keyFile });
-    // TLS is uWS's own on every build: the front cannot read a head inside it
     return this.bindTcp(this.mount(app, true), host, port);
   }
 
@@ -126,8 +127,8 @@ export class HttpServer {
     const app = this.deps.uws.App();
     this.mountIpp(app, false);
     app.any('/*', (res, req) => this.notFound(res, req));
-    // IPP clients (CUPS, ipptool, phones) send HTTP/1.1 in origin form: this port goes without the front and its cost
-    return this.bindTcp(app, host, port);
+    // behind the front like every door: heads capped at 64 KiB (431), pipelined requests answered in order
+    return this.bind(app, host, port);
   }
 
   /** Stops accepting connections, closes WebSockets (1001), then resolves when in-flight requests are answered (or after `graceMs`). */
@@ -159,7 +160,7 @@ export class HttpServer {
     });
   }
 
-  private async bind(app: TemplatedApp, host: string, port: number): Promise<number> {
+  private async bind(app: TemplatedApp, host: string, port: number, tls?: TlsFiles): Promise<number> {
     const front = this.deps.front;
     if (!front) return this.bindTcp(app, host, port);
     const path = front.backendPath();
@@ -170,7 +171,7 @@ export class HttpServer {
         resolve();
       }, path);
     });
-    return front.listen(host, port, path);
+    return front.listen(host, port, path, tls);
   }
 
   private bindTcp(app: TemplatedApp, host: string, port: number): Promise<number> {
