@@ -1,7 +1,8 @@
-// A TCP front for uWS builds that hold some request heads silently (20.30: HTTP/1.0, absolute-form, bare LF, NUL,
-// obs-fold, a space before the colon, until their idle timeout): it judges each connection's first head, answers the
-// refused ones itself (400, 431 or 505, Connection: close), and pipes the rest to uWS on a private unix socket, preceded by a
-// PROXY v2 header so uWS still reports the client's address.
+// A TCP (or TLS) front before uWS, which closes a connection whose next request arrives while an answer is pending, and
+// whose 20.30 build holds some request heads silently (HTTP/1.0, absolute-form, bare LF, NUL, obs-fold, a space before
+// the colon, until its idle timeout): it judges every request head, answers the refused ones itself (400, 431 or 505,
+// Connection: close), and passes each request on to uWS on a private unix socket once the answer before it is out,
+// after a PROXY v2 header so uWS still reports the client's address.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -15,7 +16,6 @@ import { headEnd, judgeHead, overLongHead, type HeadRefusal } from './request-he
 import { AnswerTracker } from './answer-tracker';
 import { RequestPipeline } from './request-pipeline';
 import { moduleOf, STATUS_LINE, type TlsFiles } from './server';
-import { currentRuntime, uwsBuildFor } from '../native/uws-builds';
 
 /**
  * Limits of the front: a first head longer than `headLimitBytes` (default 64 KiB; uWS reads what the front passes on
@@ -263,7 +263,10 @@ function holdDestroyUntilRead(upstream: Socket, stopWriting: () => void): void {
   }) as Socket['destroy'];
 }
 
-/** The front the running Node's uWS build needs (see UwsBuild.answersEveryHead), or undefined when it answers every head itself. */
-export function frontForRuntime(logger: Logger): Http1Front | undefined {
-  return uwsBuildFor(currentRuntime()).build.answersEveryHead ? undefined : new Http1Front({ logger });
+/**
+ * The front every uWS build needs: 20.30 and 20.57 alike close a connection whose next request arrives while an answer
+ * is pending (RFC 9112 lets a client pipeline), and 20.30 also holds some heads silently (UwsBuild.answersEveryHead).
+ */
+export function frontForRuntime(logger: Logger): Http1Front {
+  return new Http1Front({ logger });
 }

@@ -40,7 +40,7 @@ export interface HttpServerDeps {
   sockets?: readonly SocketRoute[];
   /** Overrides of DEFAULT_SOCKET_SETTINGS. */
   socketSettings?: Partial<SocketSettings>;
-  /** Set for a uWS build that holds malformed or HTTP/1.0 heads silently (UwsBuild.answersEveryHead false): it takes the TCP ports. */
+  /** The front that takes the TCP ports (and ends TLS) before uWS: it judges heads and passes pipelined requests on one at a time. */
   front?: Http1Front;
   /** IPP of shared printers at `/ipp/print/<id>` and their icon at `/ipp/icon.png`, without the API key (printer-sharing.md); absent: 404. */
   ipp?: { handle: IppEndpoint; icon: Buffer };
