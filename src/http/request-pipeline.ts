@@ -13,7 +13,7 @@ export interface PipelineSink {
   sent(method: string): void;
   /** A head is refused (400, 431, 505): answer it and close; every answer before it has been sent. */
   refuse(verdict: Extract<HeadVerdict, { code: string }>): void;
-  /** No bytes are wanted until `wantsData` changes (a request waits for the answer before it), or they are again. */
+  /** `wantsData` or `holding` may have changed. */
   changed(): void;
 }
 
@@ -33,9 +33,13 @@ export class RequestPipeline {
     private readonly headLimit: number,
   ) {}
 
-  /** False while a complete request waits for the answer before it (read nothing more from the client meanwhile). */
+  /**
+   * False once the requests waiting for the answer before them reach the head limit: the rest waits in the client's
+   * socket. Below that the client is still read, so a client that hangs up while its answer is pending is seen at once.
+   */
   wantsData(): boolean {
-    return this.state !== 'refused' && !(this.state === 'head' && this.outstanding > 0);
+    if (this.state === 'refused') return false;
+    return !(this.state === 'head' && this.outstanding > 0 && this.held.length >= this.headLimit);
   }
 
   /** True while bytes the client sent are not yet passed on (a request waiting for the answer before it). */

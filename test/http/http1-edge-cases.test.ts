@@ -6,12 +6,16 @@ import assert from 'node:assert/strict';
 import type { Route } from '../../src/http/route';
 import { startHttpServer, TEST_KEY, type FixtureServer } from './http-server-fixture';
 import { header, rawExchange } from './raw-http';
+import net from 'node:net';
+import { until } from '../helpers/until';
 import { currentRuntime } from '../../src/native/uws-builds';
 
 /** uWS 20.57 (Node 24's ABI 137) answers malformed heads itself with 400 (431 past 4 KiB) and Connection: close. */
 const UWS_20_57 = currentRuntime().abi === '137';
 
 let printed = 0;
+let hungUp = 0;
+let waiting = 0;
 let server: FixtureServer;
 
 const routes: Route[] = [
@@ -35,6 +39,18 @@ const routes: Route[] = [
       printed += 1;
       await new Promise((resolve) => setImmediate(resolve));
       return { message: 'Printed successfully.', content: { body: req.body } };
+    },
+  },
+  {
+    method: 'get',
+    path: '/wait',
+    summary: 'an answer that waits until the client hangs up',
+    tag: 't',
+    handler: async (req) => {
+      waiting += 1;
+      await new Promise((resolve) => req.signal.addEventListener('abort', resolve));
+      hungUp += 1;
+      return { message: 'Never read', content: null };
     },
   },
   {
@@ -121,6 +137,18 @@ test('a malformed head pipelined behind a good request: the good one answered, t
   assert.deepEqual(outcome.responses.map((r) => r.status), [200, 400]);
   assert.equal(header(outcome.responses[1], 'connection'), 'close');
   assert.equal(outcome.closed, true);
+});
+
+test('a client that hangs up while its answer is pending: the handler sees the abort (the front does not hold the hang-up back)', async () => {
+  const before = hungUp;
+  const started = waiting;
+  const socket = net.connect(server.port, '127.0.0.1');
+  socket.on('error', () => undefined);
+  socket.write(`GET /api/v1/wait HTTP/1.1\r\nHost: a\r\n${KEY}\r\n`);
+  await until('the request reached its handler', () => waiting === started + 1);
+  socket.end();
+  await until('the handler saw the abort', () => hungUp === before + 1);
+  socket.destroy();
 });
 
 test('Content-Length fields that disagree: 400 with Connection: close, and the handler never runs', async () => {

@@ -24,7 +24,7 @@ test('three pipelined requests: the second goes only after the first answer has 
   const { p, tracker, sentText } = pipeline();
   p.feed(Buffer.from(POST + HEAD + GET));
   assert.equal(sentText(), POST);
-  assert.equal(p.wantsData(), false);
+  assert.equal(p.holding(), true);
   tracker.feed(Buffer.from(OK('abc').slice(0, 20)));
   assert.equal(sentText(), POST, 'half an answer: nothing more');
   tracker.feed(Buffer.from(OK('abc').slice(20)));
@@ -33,6 +33,16 @@ test('three pipelined requests: the second goes only after the first answer has 
   tracker.feed(Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 99\r\n\r\n'));
   assert.equal(sentText(), POST + HEAD + GET);
   assert.equal(p.holding(), false);
+});
+
+test('requests waiting for an answer are read up to the head limit, then no more bytes are wanted until it comes', () => {
+  const { p, tracker, sentText } = pipeline(100);
+  p.feed(Buffer.from(GET + GET));
+  assert.equal(p.wantsData(), true, 'a hang-up is still seen');
+  p.feed(Buffer.from(GET + GET + GET));
+  assert.equal(p.wantsData(), false);
+  tracker.feed(Buffer.from(OK('')));
+  assert.equal(sentText(), GET + GET);
 });
 
 test('a 100 Continue is not the answer; a 101 makes the connection a tunnel (everything held goes on)', () => {
