@@ -4,17 +4,15 @@
 // Connection: close), and passes each request on to uWS on a private unix socket once the answer before it is out,
 // after a PROXY v2 header so uWS still reports the client's address.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, connect, type Server, type Socket } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { createServer as createTlsServer } from 'node:tls';
 import { join } from 'node:path';
 import type { Logger } from '../log';
 import { envelope } from './envelope';
-import { proxyV2Header } from './proxy-header';
 import { ERROR_STATUS } from './error-status';
 import { headEnd, judgeHead, overLongHead, type HeadRefusal } from './request-head';
-import { AnswerTracker } from './answer-tracker';
-import { RequestPipeline } from './request-pipeline';
+import { FrontRelay, lingerClose } from './front-relay';
 import { moduleOf, STATUS_LINE, type TlsFiles } from './server';
 
 /**
@@ -26,9 +24,6 @@ export interface Http1FrontOptions {
   headLimitBytes?: number;
   headTimeoutMs?: number;
 }
-
-/** How long a client may go on sending after uWS closed its connection (RFC 9112 section 9.6's lingering close). */
-const LINGER_MS = 2000;
 
 /** Listens on TCP ports for one uWS app each and relays every connection to that app's unix socket. */
 export class Http1Front {
@@ -120,7 +115,10 @@ export class Http1Front {
       // uWS 20.30 closes a long head that comes in two reads unanswered: the front answers for it
       const verdict = end < 0 || end > limit ? overLongHead(bytes, limit) : judgeHead(bytes.subarray(0, end));
       if ('code' in verdict) return this.refuse(client, verdict.code, verdict.reason, verdict.target);
-      pair.upstream = this.relay(client, backendPath, verdict.pass, bytes.subarray(end));
+      const relay = new FrontRelay(client, { backendPath, headLimit: limit, refuse: (v) => this.refuse(client, v.code, v.reason, v.target) }, verdict.pass, bytes.subarray(end));
+      pair.upstream = relay.upstream;
+      const delivery = relay.delivered.finally(() => this.delivering.delete(delivery));
+      this.delivering.add(delivery);
     };
     // the chunks are joined only when one brings a line end (a head ends with one), so a long head costs no copies
     const onData = (chunk: Buffer) => {
@@ -151,116 +149,9 @@ export class Http1Front {
     lingerClose(client);
   }
 
-  /**
-   * Relays one client to uWS from its first (judged) head on: each later request goes through a RequestPipeline, so uWS
-   * sees the next request only once the answer before it is out, and every later head is judged as the first was.
-   */
-  private relay(client: Socket, backendPath: string, head: Buffer, rest: Buffer): Socket {
-    const upstream = connect({ path: backendPath, allowHalfOpen: true });
-    upstream.write(proxyV2Header({ address: client.remoteAddress, port: client.remotePort }, { address: client.localAddress, port: client.localPort }));
-    let written: () => void = () => undefined;
-    const delivery: Promise<void> = new Promise<void>((resolve) => {
-      written = resolve;
-      upstream.once('close', () => resolve());
-    }).finally(() => this.delivering.delete(delivery));
-    this.delivering.add(delivery);
-    let forwarding = true;
-    let draining = false;
-    let clientEnded = false;
-    let upstreamEnded = false;
-    const tracker = new AnswerTracker({ answered: () => pipeline.answered(), tunnel: () => pipeline.tunnel() });
-    const pipeline: RequestPipeline = new RequestPipeline(
-      {
-        forward: (bytes) => {
-          if (!forwarding || upstream.write(bytes, written)) return;
-          draining = true;
-          upstream.once('drain', () => {
-            draining = false;
-            flow();
-          });
-        },
-        sent: (method) => tracker.expect(method),
-        refuse: (verdict) => {
-          forwarding = false;
-          upstream.end();
-          this.refuse(client, verdict.code, verdict.reason, verdict.target);
-        },
-        changed: () => flow(),
-      },
-      this.headLimit(),
-    );
-    // read from the client only what can go on now: a pipelined request waits in the socket, not in memory
-    const flow = () => {
-      if (!forwarding) return;
-      if (clientEnded && !pipeline.holding()) {
-        if (!upstreamEnded) upstream.end();
-        upstreamEnded = true;
-      } else if (draining || !pipeline.wantsData()) client.pause();
-      else client.resume();
-    };
-    // what the client still sends is read and dropped; its side closes once uWS's side did
-    const stopForwarding = () => {
-      forwarding = false;
-      client.resume();
-    };
-    const close = () => {
-      stopForwarding();
-      lingerClose(client);
-    };
-    holdDestroyUntilRead(upstream, stopForwarding);
-    client.on('data', (chunk: Buffer) => {
-      if (forwarding) pipeline.feed(chunk);
-    });
-    client.on('end', () => {
-      clientEnded = true;
-      flow();
-    });
-    upstream.pipe(client);
-    upstream.on('data', (chunk: Buffer) => tracker.feed(chunk));
-    // uWS's FIN comes after all it sent: forward nothing more
-    upstream.on('end', close);
-    upstream.on('error', () => upstream.destroy());
-    upstream.on('close', close);
-    client.on('close', () => upstream.destroy());
-    pipeline.feedJudged(head);
-    pipeline.feed(rest);
-    return upstream;
-  }
-
   private headLimit(): number {
     return this.options.headLimitBytes ?? 65_536;
   }
-}
-
-/**
- * uWS closed its side: the client gets what uWS sent, then FIN; what it still sends is read and dropped for a while, so
- * no reset reaches it before it read the answer (a reset makes its kernel discard unread bytes).
- */
-function lingerClose(client: Socket): void {
-  client.resume();
-  client.end();
-  setTimeout(() => client.destroy(), LINGER_MS).unref();
-}
-
-/**
- * A write into a socket uWS has closed fails (EPIPE), and Node destroys the socket with uWS's last answer still unread
- * in it (a refusal sent mid-body, then close). Such a destroy waits until that answer is read to its end, or LINGER_MS.
- */
-function holdDestroyUntilRead(upstream: Socket, stopWriting: () => void): void {
-  const destroy = upstream.destroy.bind(upstream);
-  let holding = false;
-  upstream.destroy = ((err?: Error) => {
-    if (!err || upstream.readableEnded) return destroy();
-    if (!holding) {
-      holding = true;
-      // Node marks the readable side errored with a failed write too (writable.js onwrite); the answer is still to be read
-      (upstream as unknown as { _readableState: { errored: Error | null } })._readableState.errored = null;
-      stopWriting();
-      upstream.once('end', () => destroy());
-      setTimeout(() => destroy(), LINGER_MS).unref();
-    }
-    return upstream;
-  }) as Socket['destroy'];
 }
 
 /**
