@@ -18,10 +18,13 @@ export class ChunkedBody {
   private inExtension = false;
   private line = 0;
   private remaining = 0;
+  /** Where the trailer section (after the last chunk's size line, up to the body's end) starts in the piece last scanned; -1: not in it. */
+  trailerStart = -1;
 
   /** The index in `bytes` just after the body's last byte, or -1 when every byte from `from` on belongs to it; throws ChunkedFramingError. */
   scan(bytes: Uint8Array, from = 0): number {
     let i = from;
+    this.trailerStart = this.state === 'trailer' ? from : -1;
     while (i < bytes.length) {
       if (this.state === 'data') {
         const take = Math.min(this.remaining, bytes.length - i);
@@ -31,26 +34,29 @@ export class ChunkedBody {
         continue;
       }
       const byte = bytes[i++];
-      if (this.state === 'size') this.sizeByte(byte);
-      else if (this.state === 'data-end') this.dataEndByte(byte);
+      if (this.state === 'size') {
+        if (this.sizeByte(byte)) this.trailerStart = i;
+      } else if (this.state === 'data-end') this.dataEndByte(byte);
       else if (this.trailerByte(byte)) return i;
     }
     return -1;
   }
 
-  private sizeByte(byte: number): void {
+  /** True when `byte` ends the last chunk's size line (the trailer section starts after it). */
+  private sizeByte(byte: number): boolean {
     if (byte === LF) {
       if (this.digits === 0) throw new ChunkedFramingError('a chunk-size line without a size');
-      this.state = this.size === 0 ? 'trailer' : 'data';
+      const last = this.size === 0;
+      this.state = last ? 'trailer' : 'data';
       this.remaining = this.size;
       this.size = 0;
       this.digits = 0;
       this.inExtension = false;
       this.line = 0;
-      return;
+      return last;
     }
     if (++this.line > MAX_LINE) throw new ChunkedFramingError('a chunk-size line is too long');
-    if (byte === CR || this.inExtension) return;
+    if (byte === CR || this.inExtension) return false;
     const value = hexValue(byte);
     if (value >= 0 && this.digits < MAX_SIZE_DIGITS) {
       this.size = this.size * 16 + value;
@@ -60,6 +66,7 @@ export class ChunkedBody {
     } else {
       throw new ChunkedFramingError('a chunk size is not hexadecimal');
     }
+    return false;
   }
 
   private dataEndByte(byte: number): void {

@@ -18,6 +18,7 @@ export interface PipelineSink {
 }
 
 const EMPTY = Buffer.alloc(0);
+const CRLF = Buffer.from('\r\n');
 
 /** Splits a client's byte stream into requests and passes each on once the answers before it are out. */
 export class RequestPipeline {
@@ -106,10 +107,16 @@ export class RequestPipeline {
       this.state = 'raw';
       return true;
     }
-    if (end < 0) return this.forward(this.held.length);
+    const trailer = this.chunked!.trailerStart;
+    if (trailer < 0) return this.forward(end < 0 ? this.held.length : end);
+    // trailer fields are dropped (RFC 9112 7.1.2 lets a recipient discard them): uWS 20.30 answers nothing after them
+    if (trailer > 0) this.sink.forward(this.held.subarray(0, trailer));
+    this.held = end < 0 ? EMPTY : this.held.subarray(end);
+    if (end < 0) return true;
+    this.sink.forward(CRLF);
     this.state = 'head';
     this.chunked = null;
-    return this.forward(end);
+    return true;
   }
 
   private headStep(): boolean {

@@ -28,3 +28,13 @@ test('what is not a chunked body throws ChunkedFramingError: no size, a non-hex 
     assert.throws(() => new ChunkedBody().scan(Buffer.from(text)), ChunkedFramingError, JSON.stringify(text.slice(0, 20)));
   }
 });
+
+test('trailerStart: where the trailer section starts in the piece last scanned, -1 before it', () => {
+  const body = new ChunkedBody();
+  assert.equal(body.scan(Buffer.from('2\r\nab\r\n')), -1);
+  assert.equal(body.trailerStart, -1);
+  assert.equal(body.scan(Buffer.from('0\r\nX-A: 1\r\n')), -1);
+  assert.equal(body.trailerStart, 3);
+  assert.equal(body.scan(Buffer.from('X-B: 2\r\n\r\nnext')), 10);
+  assert.equal(body.trailerStart, 0);
+});

@@ -76,3 +76,16 @@ test('a request whose framing is unknown (conflicting Content-Length) is passed 
   p.feed(Buffer.from(bad + GET));
   assert.equal(sentText(), bad + GET);
 });
+
+test('a chunked body goes on as sent, but for its trailer fields, which are dropped (at any split)', () => {
+  const chunked = 'POST /p HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\nX-Trailer: t\r\nX-Other: u\r\n\r\n';
+  const expected = 'POST /p HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n';
+  for (let split = 0; split <= chunked.length; split += 1) {
+    const { p, tracker, sentText } = pipeline();
+    p.feed(Buffer.from(chunked.slice(0, split)));
+    p.feed(Buffer.from(chunked.slice(split) + GET));
+    assert.equal(sentText(), expected, `split at ${split}`);
+    tracker.feed(Buffer.from(OK('')));
+    assert.equal(sentText(), expected + GET);
+  }
+});
