@@ -1,33 +1,29 @@
-// A TCP front for uWS builds that hold some request heads silently (20.30: HTTP/1.0, absolute-form, bare LF, NUL,
-// obs-fold, a space before the colon, until their idle timeout): it judges each connection's first head, answers the
-// refused ones itself (400, 431 or 505, Connection: close), and pipes the rest to uWS on a private unix socket, preceded by a
-// PROXY v2 header so uWS still reports the client's address.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, connect, type Server, type Socket } from 'node:net';
+// A TCP (or TLS) front before uWS, which closes a connection whose next request arrives while an answer is pending, and
+// whose 20.30 build holds some request heads silently (HTTP/1.0, absolute-form, bare LF, NUL, obs-fold, a space before
+// the colon, until its idle timeout): it judges every request head, answers the refused ones itself (400, 431 or 505,
+// Connection: close), and passes each request on to uWS on a private unix socket once the answer before it is out,
+// after a PROXY v2 header so uWS still reports the client's address.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
+import { createServer as createTlsServer } from 'node:tls';
 import { join } from 'node:path';
 import type { Logger } from '../log';
 import { envelope } from './envelope';
-import { proxyV2Header } from './proxy-header';
 import { ERROR_STATUS } from './error-status';
 import { headEnd, judgeHead, overLongHead, type HeadRefusal } from './request-head';
-import { moduleOf, STATUS_LINE } from './server';
-import { currentRuntime, uwsBuildFor } from '../native/uws-builds';
+import { FrontRelay, lingerClose } from './front-relay';
+import { moduleOf, STATUS_LINE, type TlsFiles } from './server';
 
 /**
  * Limits of the front: a first head longer than `headLimitBytes` (default 64 KiB; uWS reads what the front passes on
- * in one read) is refused with 431, once its request line is in (up to 1 MiB) so the envelope names its path.
+ * in one read) is refused with 431 as soon as that many bytes are in, whether its request line has ended or not.
  */
 export interface Http1FrontOptions {
   logger: Logger;
   headLimitBytes?: number;
   headTimeoutMs?: number;
 }
-
-/** How long a client may go on sending after uWS closed its connection (RFC 9112 section 9.6's lingering close). */
-const LINGER_MS = 2000;
-/** How much of an over-long head is read to find the end of its request line. */
-const REQUEST_LINE_CAP = 1024 * 1024;
 
 /** Listens on TCP ports for one uWS app each and relays every connection to that app's unix socket. */
 export class Http1Front {
@@ -47,9 +43,11 @@ export class Http1Front {
     return join(this.dir, `app-${this.sockets++}.sock`);
   }
 
-  /** Accepts on `host`:`port` (0: a free one) for the uWS app listening on `backendPath`; resolves with the bound port. */
-  listen(host: string, port: number, backendPath: string): Promise<number> {
-    const server = createServer({ allowHalfOpen: true, noDelay: true }, (client) => this.accept(client, backendPath));
+  /** Accepts on `host`:`port` (0: a free one), over TLS with `tls`, for the uWS app listening on `backendPath`; resolves with the bound port. */
+  listen(host: string, port: number, backendPath: string, tls?: TlsFiles): Promise<number> {
+    const server = tls
+      ? createTlsServer({ cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile), allowHalfOpen: true }, (client) => this.accept(client.setNoDelay(true), backendPath))
+      : createServer({ allowHalfOpen: true, noDelay: true }, (client) => this.accept(client, backendPath));
     this.servers.push(server);
     return new Promise((resolve, reject) => {
       server.once('error', reject);
@@ -106,11 +104,10 @@ export class Http1Front {
       if (this.pairs.size === 0) this.whenEmpty?.();
     });
     client.on('error', () => client.destroy());
-    const limit = this.options.headLimitBytes ?? 65_536;
+    const limit = this.headLimit();
     const chunks: Buffer[] = [];
     let size = 0;
     const timer = setTimeout(() => client.destroy(), this.options.headTimeoutMs ?? 10_000);
-    let newline = false;
     const decide = (bytes: Buffer, end: number) => {
       client.pause();
       client.off('data', onData);
@@ -118,20 +115,22 @@ export class Http1Front {
       // uWS 20.30 closes a long head that comes in two reads unanswered: the front answers for it
       const verdict = end < 0 || end > limit ? overLongHead(bytes, limit) : judgeHead(bytes.subarray(0, end));
       if ('code' in verdict) return this.refuse(client, verdict.code, verdict.reason, verdict.target);
-      pair.upstream = this.relay(client, backendPath, Buffer.concat([verdict.pass, bytes.subarray(end)]));
+      const relay = new FrontRelay(client, { backendPath, headLimit: limit, refuse: (v) => this.refuse(client, v.code, v.reason, v.target) }, verdict.pass, bytes.subarray(end));
+      pair.upstream = relay.upstream;
+      const delivery = relay.delivered.finally(() => this.delivering.delete(delivery));
+      this.delivering.add(delivery);
     };
     // the chunks are joined only when one brings a line end (a head ends with one), so a long head costs no copies
     const onData = (chunk: Buffer) => {
       chunks.push(chunk);
       size += chunk.length;
-      const lineEnd = chunk.includes(0x0a);
-      newline ||= lineEnd;
-      if (lineEnd) {
+      if (chunk.includes(0x0a)) {
         const bytes = chunks.length === 1 ? chunk : Buffer.concat(chunks);
         const end = headEnd(bytes);
         if (end >= 0) return decide(bytes, end);
       }
-      if (size < limit || (!newline && size < REQUEST_LINE_CAP)) return;
+      // a connection holds at most the head limit, request line or not (150 idle connections: 150 x 64 KiB)
+      if (size < limit) return;
       decide(Buffer.concat(chunks), -1);
     };
     client.on('data', onData);
@@ -150,78 +149,15 @@ export class Http1Front {
     lingerClose(client);
   }
 
-  private relay(client: Socket, backendPath: string, first: Buffer): Socket {
-    const upstream = connect({ path: backendPath, allowHalfOpen: true });
-    upstream.write(proxyV2Header({ address: client.remoteAddress, port: client.remotePort }, { address: client.localAddress, port: client.localPort }));
-    const delivery: Promise<void> = new Promise<void>((resolve) => {
-      upstream.write(first, () => resolve());
-      upstream.once('close', () => resolve());
-    }).finally(() => this.delivering.delete(delivery));
-    this.delivering.add(delivery);
-    let forwarding = true;
-    // what the client still sends is read and dropped; its side closes once uWS's side did
-    const stopForwarding = () => {
-      forwarding = false;
-      client.resume();
-    };
-    const close = () => {
-      stopForwarding();
-      lingerClose(client);
-    };
-    holdDestroyUntilRead(upstream, stopForwarding);
-    client.on('data', (chunk: Buffer) => {
-      if (!forwarding) return;
-      if (!upstream.write(chunk)) {
-        client.pause();
-        upstream.once('drain', () => client.resume());
-      }
-    });
-    client.on('end', () => {
-      if (forwarding) upstream.end();
-    });
-    client.resume();
-    upstream.pipe(client);
-    // uWS's FIN comes after all it sent: forward nothing more
-    upstream.on('end', close);
-    upstream.on('error', () => upstream.destroy());
-    upstream.on('close', close);
-    client.on('close', () => upstream.destroy());
-    return upstream;
+  private headLimit(): number {
+    return this.options.headLimitBytes ?? 65_536;
   }
 }
 
 /**
- * uWS closed its side: the client gets what uWS sent, then FIN; what it still sends is read and dropped for a while, so
- * no reset reaches it before it read the answer (a reset makes its kernel discard unread bytes).
+ * The front every uWS build needs: 20.30 and 20.57 alike close a connection whose next request arrives while an answer
+ * is pending (RFC 9112 lets a client pipeline), and 20.30 also holds some heads silently (UwsBuild.answersEveryHead).
  */
-function lingerClose(client: Socket): void {
-  client.resume();
-  client.end();
-  setTimeout(() => client.destroy(), LINGER_MS).unref();
-}
-
-/**
- * A write into a socket uWS has closed fails (EPIPE), and Node destroys the socket with uWS's last answer still unread
- * in it (a refusal sent mid-body, then close). Such a destroy waits until that answer is read to its end, or LINGER_MS.
- */
-function holdDestroyUntilRead(upstream: Socket, stopWriting: () => void): void {
-  const destroy = upstream.destroy.bind(upstream);
-  let holding = false;
-  upstream.destroy = ((err?: Error) => {
-    if (!err || upstream.readableEnded) return destroy();
-    if (!holding) {
-      holding = true;
-      // Node marks the readable side errored with a failed write too (writable.js onwrite); the answer is still to be read
-      (upstream as unknown as { _readableState: { errored: Error | null } })._readableState.errored = null;
-      stopWriting();
-      upstream.once('end', () => destroy());
-      setTimeout(() => destroy(), LINGER_MS).unref();
-    }
-    return upstream;
-  }) as Socket['destroy'];
-}
-
-/** The front the running Node's uWS build needs (see UwsBuild.answersEveryHead), or undefined when it answers every head itself. */
-export function frontForRuntime(logger: Logger): Http1Front | undefined {
-  return uwsBuildFor(currentRuntime()).build.answersEveryHead ? undefined : new Http1Front({ logger });
+export function frontForRuntime(logger: Logger): Http1Front {
+  return new Http1Front({ logger });
 }

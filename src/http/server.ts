@@ -40,7 +40,7 @@ export interface HttpServerDeps {
   sockets?: readonly SocketRoute[];
   /** Overrides of DEFAULT_SOCKET_SETTINGS. */
   socketSettings?: Partial<SocketSettings>;
-  /** Set for a uWS build that holds malformed or HTTP/1.0 heads silently (UwsBuild.answersEveryHead false): it takes the TCP ports. */
+  /** The front that takes the TCP ports (and ends TLS) before uWS: it judges heads and passes pipelined requests on one at a time. */
   front?: Http1Front;
   /** IPP of shared printers at `/ipp/print/<id>` and their icon at `/ipp/icon.png`, without the API key (printer-sharing.md); absent: 404. */
   ipp?: { handle: IppEndpoint; icon: Buffer };
@@ -56,7 +56,7 @@ export interface TlsFiles {
 }
 
 const STATUS_TEXT: Record<number, string> = {
-  200: 'OK', 201: 'Created', 204: 'No Content', 304: 'Not Modified', 308: 'Permanent Redirect', 400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found',
+  200: 'OK', 201: 'Created', 204: 'No Content', 304: 'Not Modified', 308: 'Permanent Redirect', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found',
   405: 'Method Not Allowed', 409: 'Conflict', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 422: 'Unprocessable Content',
   429: 'Too Many Requests', 431: 'Request Header Fields Too Large', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 505: 'HTTP Version Not Supported', 507: 'Insufficient Storage',
 };
@@ -122,8 +122,9 @@ export class HttpServer {
 
   /** Starts an HTTPS listener with the given certificate; resolves with the bound port. */
   listenTls(host: string, port: number, tls: TlsFiles): Promise<number> {
+    // with a front, TLS ends in it, so it judges and paces the requests inside as on the plain port
+    if (this.deps.front) return this.bind(this.mount(this.deps.uws.App(), true), host, port, tls);
     const app = this.deps.uws.SSLApp({ cert_file_name: tls.certFile, key_file_name: tls.keyFile });
-    // TLS is uWS's own on every build: the front cannot read a head inside it
     return this.bindTcp(this.mount(app, true), host, port);
   }
 
@@ -132,8 +133,8 @@ export class HttpServer {
     const app = this.deps.uws.App();
     this.mountIpp(app, false);
     app.any('/*', (res, req) => this.notFound(res, req));
-    // IPP clients (CUPS, ipptool, phones) send HTTP/1.1 in origin form: this port goes without the front and its cost
-    return this.bindTcp(app, host, port);
+    // behind the front like every door: heads capped at 64 KiB (431), pipelined requests answered in order
+    return this.bind(app, host, port);
   }
 
   /** Stops accepting connections, closes WebSockets (1001), then resolves when in-flight requests are answered (or after `graceMs`). */
@@ -165,7 +166,7 @@ export class HttpServer {
     });
   }
 
-  private async bind(app: TemplatedApp, host: string, port: number): Promise<number> {
+  private async bind(app: TemplatedApp, host: string, port: number, tls?: TlsFiles): Promise<number> {
     const front = this.deps.front;
     if (!front) return this.bindTcp(app, host, port);
     const path = front.backendPath();
@@ -176,7 +177,7 @@ export class HttpServer {
         resolve();
       }, path);
     });
-    return front.listen(host, port, path);
+    return front.listen(host, port, path, tls);
   }
 
   private bindTcp(app: TemplatedApp, host: string, port: number): Promise<number> {
@@ -227,8 +228,7 @@ export class HttpServer {
     let body: Promise<Buffer>;
     try {
       refuseAmbiguousLength(req, exchange);
-      const type = exchange.headers['content-type'].split(';')[0].trim().toLowerCase();
-      if (type !== 'application/ipp') throw new AppError('UNSUPPORTED_MEDIA_TYPE', `Content-Type ${type} is not supported here; send application/ipp`);
+      refuseBrowserIpp(exchange);
       const declared = declaredLength(exchange);
       const limit = this.deps.policy.maxBodyBytes();
       if (declared !== null && declared <= limit) this.reserve(exchange, declared);
@@ -426,8 +426,7 @@ export class HttpServer {
 
   private sendJson(exchange: Exchange, status: number, json: string, headers: Record<string, string>): void {
     if (exchange.done) return;
-    const origin = exchange.headers.origin;
-    const cors = origin ? corsHeaders(origin, this.deps.policy.allowedOrigins()) : NO_HEADERS;
+    const cors = corsOf(exchange, this.deps.policy);
     exchange.res.cork(() => {
       exchange.res.writeStatus(STATUS_LINE[status] ?? String(status));
       exchange.res.writeHeader('Content-Type', 'application/json');
@@ -440,11 +439,10 @@ export class HttpServer {
     this.finish(exchange);
   }
 
-  /** A non-JSON answer (a preview PNG, an IPP response), with the same CORS headers as JSON answers. */
+  /** A non-JSON answer (a preview PNG, an IPP response), with the same CORS headers as JSON answers (none on the IPP door). */
   private sendBytes(exchange: Exchange, status: number, bytes: Uint8Array, contentType: string, headers: Record<string, string>): void {
     if (exchange.done) return;
-    const origin = exchange.headers.origin;
-    const cors = origin ? corsHeaders(origin, this.deps.policy.allowedOrigins()) : NO_HEADERS;
+    const cors = corsOf(exchange, this.deps.policy);
     exchange.res.cork(() => {
       exchange.res.writeStatus(STATUS_LINE[status] ?? String(status));
       exchange.res.writeHeader('Content-Type', contentType);
@@ -466,6 +464,8 @@ export class HttpServer {
   }
 
   private preflight(res: HttpResponse, req: HttpRequest): void {
+    // the IPP door is for printing clients on the LAN, which send no preflight: a page asking for one gets the 404
+    if (req.getUrl().startsWith(IPP_PREFIX)) return this.notFound(res, req);
     const origin = req.getHeader('origin');
     const headers = preflightHeaders(origin, this.deps.policy.allowedOrigins(), req.getHeader('access-control-request-private-network') === 'true');
     res.writeStatus('204 No Content');
@@ -543,6 +543,25 @@ interface Exchange {
   reserved: number;
   /** Close the connection after the answer: the request's framing cannot be trusted. */
   closeAfter: boolean;
+}
+
+/** Where the IPP door answers: printers on the LAN print here, web pages never (no CORS, no cross-origin request). */
+const IPP_PREFIX = '/ipp/';
+
+/**
+ * An IPP request is application/ipp from a printing client on the LAN: one a browser sent (it carries Origin) is 403,
+ * and any other type (text/plain, which a page may POST without a preflight) is 415, both before the operation runs.
+ */
+function refuseBrowserIpp(exchange: Exchange): void {
+  if (exchange.headers.origin) throw new AppError('ORIGIN_NOT_ALLOWED', `IPP requests from web pages are refused (Origin ${exchange.headers.origin.slice(0, 200)})`);
+  const type = exchange.headers['content-type'].split(';')[0].trim().toLowerCase();
+  if (type !== 'application/ipp') throw new AppError('UNSUPPORTED_MEDIA_TYPE', `Content-Type ${type} is not supported here; send application/ipp`);
+}
+
+/** The CORS headers of an answer: none on the IPP door, else by the allowed origins. */
+function corsOf(exchange: Exchange, policy: HttpPolicy): Record<string, string> {
+  const origin = exchange.headers.origin;
+  return origin && !exchange.url.startsWith(IPP_PREFIX) ? corsHeaders(origin, policy.allowedOrigins()) : NO_HEADERS;
 }
 
 /** Methods without side effects: their handlers run at once (a request pipelined behind them costs only an answer). */

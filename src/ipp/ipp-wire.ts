@@ -69,6 +69,12 @@ export class IppDecodeError extends Error {
   readonly code = 'IPP_DECODE';
 }
 
+/** How deep collections may nest in one message (media-col holds media-size: 2 levels; PWG 5100 uses at most 4). */
+export const MAX_COLLECTION_DEPTH = 8;
+/** How many values (attributes, additional values, collection members and their values) one request may hold; a
+ * printer's own answers are not counted (an office printer's media-col-database runs to thousands). */
+export const MAX_REQUEST_VALUES = 10_000;
+
 /** Encodes a request: version 2.0, `operation`, `requestId`, the groups in order, the end tag, then `data`. */
 export function encodeRequest(operation: number, requestId: number, groups: Array<{ tag: number; attributes: IppAttribute[] }>, data?: Uint8Array): Buffer {
   const parts: Buffer[] = [Buffer.from([0x02, 0x00, operation >> 8, operation & 0xff, (requestId >>> 24) & 0xff, (requestId >>> 16) & 0xff, (requestId >>> 8) & 0xff, requestId & 0xff])];
@@ -190,12 +196,16 @@ export interface IppRequest {
   dataOffset: number;
 }
 
-/** Decodes a request's header and attribute groups, keeping their order and value tags; throws IppDecodeError. */
+/** Decodes a request's header and attribute groups, keeping their order and value tags; throws IppDecodeError only. */
 export function decodeRequest(bytes: Uint8Array): IppRequest {
+  return decodeOnly(() => readRequest(bytes));
+}
+
+function readRequest(bytes: Uint8Array): IppRequest {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (buf.length < 9) throw new IppDecodeError(`IPP message of ${buf.length} bytes is too short`);
   const request: IppRequest = { version: [buf[0], buf[1]], operation: buf.readUInt16BE(2), requestId: buf.readUInt32BE(4), groups: [], dataOffset: 0 };
-  const reader = { buf, pos: 8 };
+  const reader: Reader = { buf, pos: 8, values: 0, maxValues: MAX_REQUEST_VALUES };
   let current: IppRequestAttribute[] | null = null;
   let last: IppRequestAttribute | null = null;
   while (reader.pos < buf.length) {
@@ -212,7 +222,7 @@ export function decodeRequest(bytes: Uint8Array): IppRequest {
       continue;
     }
     if (!current) throw new IppDecodeError('attribute outside of a group');
-    const { name, value } = readValue(reader);
+    const { name, value } = readValue(reader, 0);
     if (name) {
       last = { name, tag, values: [] };
       current.push(last);
@@ -223,12 +233,16 @@ export function decodeRequest(bytes: Uint8Array): IppRequest {
   throw new IppDecodeError('IPP message has no end-of-attributes tag');
 }
 
-/** Decodes a response (or request) header and attribute groups; document data after the end tag is ignored. */
+/** Decodes a response (or request) header and attribute groups; document data after the end tag is ignored; throws IppDecodeError only. */
 export function decodeMessage(bytes: Uint8Array): IppMessage {
+  return decodeOnly(() => readMessage(bytes));
+}
+
+function readMessage(bytes: Uint8Array): IppMessage {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (buf.length < 9) throw new IppDecodeError(`IPP message of ${buf.length} bytes is too short`);
   const message: IppMessage = { code: buf.readUInt16BE(2), requestId: buf.readUInt32BE(4), groups: [] };
-  const reader = { buf, pos: 8 };
+  const reader: Reader = { buf, pos: 8, values: 0, maxValues: Infinity };
   let current: Map<string, IppValue[]> | null = null;
   let lastName = '';
   while (reader.pos < buf.length) {
@@ -241,7 +255,7 @@ export function decodeMessage(bytes: Uint8Array): IppMessage {
       continue;
     }
     if (!current) throw new IppDecodeError('attribute outside of a group');
-    const { name, value } = readValue(reader);
+    const { name, value } = readValue(reader, 0);
     if (name) lastName = name;
     if (!lastName) throw new IppDecodeError('additional value without an attribute');
     const list = current.get(lastName) ?? [];
@@ -251,9 +265,22 @@ export function decodeMessage(bytes: Uint8Array): IppMessage {
   throw new IppDecodeError('IPP message has no end-of-attributes tag');
 }
 
+/** Runs a decoder; anything it throws besides IppDecodeError (a RangeError from a bad length) becomes one. */
+function decodeOnly<T>(decode: () => T): T {
+  try {
+    return decode();
+  } catch (err) {
+    if (err instanceof IppDecodeError) throw err;
+    throw new IppDecodeError('IPP message is malformed');
+  }
+}
+
 interface Reader {
   buf: Buffer;
   pos: number;
+  /** Values read so far, and how many the message may hold. */
+  values: number;
+  maxValues: number;
 }
 
 function take(reader: Reader, length: number): Buffer {
@@ -263,21 +290,24 @@ function take(reader: Reader, length: number): Buffer {
   return out;
 }
 
-function readValue(reader: Reader): { name: string; value: IppValue } {
+/** One value at `depth` collections deep (0: an attribute of a group). */
+function readValue(reader: Reader, depth: number): { name: string; value: IppValue } {
+  if (++reader.values > reader.maxValues) throw new IppDecodeError(`IPP request holds more than ${reader.maxValues} values`);
   const tag = take(reader, 1)[0];
   const name = take(reader, take(reader, 2).readUInt16BE(0)).toString('utf8');
   const raw = take(reader, take(reader, 2).readUInt16BE(0));
-  if (tag === TAG.begCollection) return { name, value: readCollection(reader) };
+  if (tag === TAG.begCollection) return { name, value: readCollection(reader, depth + 1) };
   return { name, value: decodeValue(tag, raw) };
 }
 
-function readCollection(reader: Reader): IppCollection {
+function readCollection(reader: Reader, depth: number): IppCollection {
+  if (depth > MAX_COLLECTION_DEPTH) throw new IppDecodeError(`collections nest more than ${MAX_COLLECTION_DEPTH} deep`);
   const collection: IppCollection = {};
   let member = '';
   for (;;) {
     const next = reader.buf[reader.pos];
     if (next === undefined) throw new IppDecodeError('collection is not closed');
-    const { value } = readValue(reader);
+    const { value } = readValue(reader, depth);
     if (next === TAG.endCollection) return collection;
     if (next === TAG.memberAttrName) {
       member = String(value);
@@ -315,9 +345,10 @@ function decodeValue(tag: number, raw: Buffer): IppValue {
   }
 }
 
+/** The text of a textWithLanguage or nameWithLanguage value (RFC 8010 3.9): language and text, each length-prefixed, filling the value. */
 function withLanguage(raw: Buffer): string {
-  if (raw.length < 4) return '';
-  const langLength = raw.readUInt16BE(0);
-  const textLength = raw.readUInt16BE(2 + langLength);
-  return raw.subarray(4 + langLength, 4 + langLength + textLength).toString('utf8');
+  const langLength = raw.length >= 2 ? raw.readUInt16BE(0) : -1;
+  const textLength = langLength >= 0 && raw.length >= 4 + langLength ? raw.readUInt16BE(2 + langLength) : -1;
+  if (textLength < 0 || raw.length !== 4 + langLength + textLength) throw new IppDecodeError('a textWithLanguage or nameWithLanguage value is malformed');
+  return raw.subarray(4 + langLength).toString('utf8');
 }

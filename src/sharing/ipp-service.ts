@@ -1,5 +1,5 @@
 // The IPP endpoint of shared printers: checks each request (RFC 8011 4.1), finds the printer, runs the operation, encodes the answer.
-import { decodeRequest, encodeResponse, GROUP, TAG, type IppAttribute, type IppRequest } from '../ipp/ipp-wire';
+import { decodeRequest, encodeResponse, GROUP, IppDecodeError, TAG, type IppAttribute, type IppRequest } from '../ipp/ipp-wire';
 import type { Logger } from '../log';
 import type { PrinterRecord } from '../schemas/printer';
 import { IPP_STATUS, IppFault } from './ipp-constants';
@@ -46,15 +46,21 @@ export class IppService {
       });
       return respond(head.version, head.requestId, answer);
     } catch (err) {
-      if (!(err instanceof IppFault)) this.deps.logger.error('IPP request failed', { printerId, error: err instanceof Error ? err.stack : String(err) });
-      const fault = err instanceof IppFault ? err : new IppFault(errStatus(err), (err as Error).message);
-      return respond(head.version, head.requestId, { status: fault.status, message: fault.message, groups: [] });
+      const fault = faultOf(err);
+      if (fault.status === IPP_STATUS.internalError) this.deps.logger.error('IPP request failed', { printerId, error: err instanceof Error ? err.stack : String(err) });
+      return respond(head.version, head.requestId, { status: fault.status, message: fault.status === IPP_STATUS.internalError ? INTERNAL_MESSAGE : fault.message, groups: [] });
     }
   }
 }
 
-function errStatus(err: unknown): number {
-  return (err as { code?: string }).code === 'IPP_DECODE' ? IPP_STATUS.badRequest : IPP_STATUS.internalError;
+/** The status-message of server-error-internal-error: what failed is in the device log, never in the answer. */
+const INTERNAL_MESSAGE = 'Internal error; see the device log.';
+
+/** The IPP answer of anything thrown: a fault as it is, bytes that do not decode as client-error-bad-request, the rest an internal error. */
+function faultOf(err: unknown): IppFault {
+  if (err instanceof IppFault) return err;
+  if (err instanceof IppDecodeError) return new IppFault(IPP_STATUS.badRequest, err.message);
+  return new IppFault(IPP_STATUS.internalError, INTERNAL_MESSAGE);
 }
 
 /** The version to answer in: the request's when it is 1.x or 2.x, else null (server-error-version-not-supported). */

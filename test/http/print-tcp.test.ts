@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { until } from '../helpers/until';
 import { startDaemon, type DaemonHandle } from '../helpers/daemon-process';
 import { ZplPrinterEmulator } from '../fixtures/zebra-tcp-printer';
+import { rawExchange } from './raw-http';
 
 const LABEL = '^XA^FO50,50^A0N,40,40^FDHello^FS^XZ';
 const FAST_TIMEOUTS = { PRINTPROXY_TCP_CONNECT_TIMEOUT_MS: '1000', PRINTPROXY_TCP_IDLE_TIMEOUT_MS: '1500', PRINTPROXY_TCP_QUERY_TIMEOUT_MS: '300' };
@@ -73,6 +74,17 @@ describe('happy path', () => {
     assert.equal(raw.body.result.message, 'Printed successfully.');
     assert.equal(raw.body.result.content.title, 'Raw job');
     assert.deepEqual(emulator.jobs(), [Buffer.from(LABEL), bytes]);
+  });
+
+  test('POST /print with its body and GET /status pipelined behind it in one write: both answered, in order, the label printed once', async () => {
+    const { emulator, path } = await addPrinter();
+    const body = JSON.stringify({ content: LABEL, contentType: 'zpl' });
+    const key = `X-API-Key: ${d.apiKey}\r\n`;
+    const bytes = `POST /api/v1/print/${path} HTTP/1.1\r\nHost: a\r\n${key}Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}GET /api/v1/status HTTP/1.1\r\nHost: a\r\n${key}\r\n`;
+    const outcome = await rawExchange(d.port, bytes, { answers: 2 }, 10_000);
+    assert.deepEqual(outcome.responses.map((r) => [r.status, JSON.parse(r.body).result.module]), [[200, `/print/${path}`], [200, '/status']]);
+    assert.equal(JSON.parse(outcome.responses[0].body).result.message, 'Printed successfully.');
+    assert.deepEqual(emulator.jobs().map((j) => j.toString()), [LABEL]);
   });
 
   test('copies send the ZPL format that many times', async () => {

@@ -1,5 +1,6 @@
 // Raw HTTP/1.1 over net for edge-case tests: exact request bytes, answers parsed by hand, every wait bounded by events.
 import net from 'node:net';
+import tls from 'node:tls';
 
 /** One parsed answer. */
 export interface RawResponse {
@@ -21,12 +22,14 @@ export interface RawOutcome {
 /**
  * Sends `bytes` on a fresh connection to 127.0.0.1:`port`, then resolves once `expect.answers` answers are complete
  * (HEAD answers counted as bodiless by `expect.bodiless`) or the server closes; fails after `limitMs` otherwise.
- * With `expect.close`, it waits for the close even after the answers.
+ * With `expect.close`, it waits for the close even after the answers. With `expect.pieceBytes`, the bytes go in writes of
+ * that many bytes, each after the one before has been flushed. With `expect.tls`, over TLS.
  */
-export function rawExchange(port: number, bytes: string | Buffer, expect: { answers: number; close?: boolean; bodiless?: number[] }, limitMs = 5000): Promise<RawOutcome> {
+export function rawExchange(port: number, bytes: string | Buffer, expect: { answers: number; close?: boolean; bodiless?: number[]; pieceBytes?: number; tls?: boolean }, limitMs = 5000): Promise<RawOutcome> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
-    const socket = net.connect(port, '127.0.0.1');
+    // the device's certificate is self-signed: this client checks the exchange, not the certificate
+    const socket = expect.tls ? tls.connect({ port, host: '127.0.0.1', rejectUnauthorized: false }) : net.connect(port, '127.0.0.1');
     let data = Buffer.alloc(0);
     const finish = (closed: boolean): void => {
       clearTimeout(timer);
@@ -43,7 +46,17 @@ export function rawExchange(port: number, bytes: string | Buffer, expect: { answ
     });
     socket.on('close', () => finish(true));
     socket.on('error', () => undefined);
+    writePieces(socket, Buffer.from(bytes), expect.pieceBytes ?? Infinity);
+  });
+}
+
+function writePieces(socket: net.Socket, bytes: Buffer, size: number): void {
+  if (bytes.length <= size) {
     socket.write(bytes);
+    return;
+  }
+  socket.write(bytes.subarray(0, size), (err) => {
+    if (!err) writePieces(socket, bytes.subarray(size), size);
   });
 }
 
