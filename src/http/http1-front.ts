@@ -41,9 +41,9 @@ export class Http1Front {
 
   constructor(private readonly options: Http1FrontOptions) {}
 
-  /** A fresh unix socket path for one uWS app, in a folder only this user can enter (removed by `close`). */
+  /** A fresh unix socket path for one uWS app, in a folder only this user can enter (removed by `stopAccepting`). */
   backendPath(): string {
-    this.dir ??= mkdtempSync(join(tmpdir(), 'printproxyd-http-'));
+    this.dir ??= privateFolder(socketParents());
     return join(this.dir, `app-${this.sockets++}.sock`);
   }
 
@@ -188,6 +188,27 @@ export class Http1Front {
     client.on('close', () => upstream.destroy());
     return upstream;
   }
+}
+
+/**
+ * Where the sockets' private folder may go, in order: the temporary folder; else, where that is not writable (a read-only
+ * root), the user's runtime folder, then /dev/shm, both tmpfs and short paths (a unix socket path has 107 bytes at most).
+ */
+function socketParents(): string[] {
+  return [tmpdir(), process.env.XDG_RUNTIME_DIR, '/dev/shm'].filter((dir): dir is string => Boolean(dir));
+}
+
+/** A new folder only this user can enter, in the first of `parents` where one can be made; throws the last failure. */
+function privateFolder(parents: string[]): string {
+  let failure: unknown;
+  for (const parent of parents) {
+    try {
+      return mkdtempSync(join(parent, 'printproxyd-http-'));
+    } catch (err) {
+      failure = err;
+    }
+  }
+  throw failure;
 }
 
 /**
