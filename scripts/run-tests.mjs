@@ -37,7 +37,7 @@ console.log(`console screenshots: ${screenshots}`);
 const env = { ...process.env, PRINTPROXY_SCREENSHOT_DIR: screenshots };
 const failed = [];
 if (runtimes.includes('shipped')) await timed('host tests on the shipped runtime', () => shippedSuite(files.filter((f) => !HOST_ONLY.some((p) => f.includes(p)))));
-if (runtimes.includes('host')) await timed(`host tests on the host's Node ${process.versions.node}`, () => suite([process.execPath], files));
+if (runtimes.includes('host')) await timed(`host tests on the host's Node ${process.versions.node}`, () => suite([process.execPath], files, 'host'));
 if (filter.length === 0) await timed('USB kernel guest suite', guestSuite);
 for (const part of failed) console.error(`npm test: ${part} failed`);
 process.exit(failed.length === 0 ? 0 : 1);
@@ -65,11 +65,13 @@ async function timed(name, part) {
   if (status !== 0) failed.push(name);
 }
 
-/** node:test over `list` with the Node that `node` (a command prefix ending in a node binary) starts. */
-function suite(node, list) {
+/** node:test over `list` with the Node that `node` (a command prefix ending in a node binary) starts, as `runtime`. */
+function suite(node, list, runtime) {
   if (list.length === 0) return 0;
   const [program, ...leading] = node;
-  return spawnSync(program, [...leading, '--import', 'tsx', '--test', '--test-concurrency=2', ...list], { stdio: 'inherit', env }).status ?? 1;
+  // PRINTPROXY_TEST_RUNTIME: test/native/test-runtime.test.ts checks the files really run where this says
+  const runEnv = { ...env, PRINTPROXY_TEST_RUNTIME: runtime };
+  return spawnSync(program, [...leading, '--import', 'tsx', '--test', '--test-concurrency=2', ...list], { stdio: 'inherit', env: runEnv }).status ?? 1;
 }
 
 /** The suite on the shipped runtime; fails, saying why, where it cannot run. */
@@ -82,7 +84,7 @@ function shippedSuite(list) {
   const started = Date.now();
   const node = shippedNodeCommand();
   console.log(`# shipped runtime: ${shippedRuntimeName()} (root and Node ready in ${Math.round((Date.now() - started) / 1000)} s)`);
-  return suite(node, list);
+  return suite(node, list, 'shipped');
 }
 
 /** Runs the guest suite and returns its exit status; 0 after printing why when qemu or a kernel is missing. */
