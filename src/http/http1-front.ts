@@ -2,9 +2,8 @@
 // obs-fold, a space before the colon, until their idle timeout): it judges each connection's first head, answers the
 // refused ones itself (400, 431 or 505, Connection: close), and pipes the rest to uWS on a private unix socket, preceded by a
 // PROXY v2 header so uWS still reports the client's address.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createServer, connect, type Server, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../log';
 import { envelope } from './envelope';
@@ -13,6 +12,7 @@ import { ERROR_STATUS } from './error-status';
 import { headEnd, judgeHead, overLongHead, type HeadRefusal } from './request-head';
 import { moduleOf, STATUS_LINE } from './server';
 import { currentRuntime, uwsBuildFor } from '../native/uws-builds';
+import { privateSocketFolder } from './socket-folder';
 
 /**
  * Limits of the front: a first head longer than `headLimitBytes` (default 64 KiB; uWS reads what the front passes on
@@ -41,9 +41,9 @@ export class Http1Front {
 
   constructor(private readonly options: Http1FrontOptions) {}
 
-  /** A fresh unix socket path for one uWS app, in a folder only this user can enter (removed by `stopAccepting`). */
+  /** A fresh unix socket path for one uWS app, in a folder only this user can enter (removed by `close`). */
   backendPath(): string {
-    this.dir ??= privateFolder(socketParents());
+    this.dir ??= privateSocketFolder();
     return join(this.dir, `app-${this.sockets++}.sock`);
   }
 
@@ -188,27 +188,6 @@ export class Http1Front {
     client.on('close', () => upstream.destroy());
     return upstream;
   }
-}
-
-/**
- * Where the sockets' private folder may go, in order: the temporary folder; else, where that is not writable (a read-only
- * root), the user's runtime folder, then /dev/shm, both tmpfs and short paths (a unix socket path has 107 bytes at most).
- */
-function socketParents(): string[] {
-  return [tmpdir(), process.env.XDG_RUNTIME_DIR, '/dev/shm'].filter((dir): dir is string => Boolean(dir));
-}
-
-/** A new folder only this user can enter, in the first of `parents` where one can be made; throws the last failure. */
-function privateFolder(parents: string[]): string {
-  let failure: unknown;
-  for (const parent of parents) {
-    try {
-      return mkdtempSync(join(parent, 'printproxyd-http-'));
-    } catch (err) {
-      failure = err;
-    }
-  }
-  throw failure;
 }
 
 /**
