@@ -1,6 +1,6 @@
 // Runs every test/**/*.test.ts file with node:test, TypeScript loaded through tsx, on one or both runtimes:
 //   shipped: the x64 executable's Node 24 (uWS 20.57, no HTTP/1 front) in a Debian 13 root (scripts/shipped-runtime.mjs);
-//   host:    this machine's Node 20 (uWS 20.30 behind the front), as armv7-era code and development run it.
+//   host:    this machine's Node 20 (uWS 20.30 behind the front), as `npm start` runs on a development host.
 // `--runtime shipped|host|both`; without it, a full run (no filter) runs both, a filtered one the host only. A full run
 // then runs the USB kernel guest suite (scripts/usb-kernel/run.mjs: every test/usb-kernel/*.guest.ts), skipped with the
 // reason printed only when qemu or an installed kernel is missing. Prints how long each part took; exits non-zero when
