@@ -82,7 +82,13 @@ function shippedSuite(list) {
     return 1;
   }
   const started = Date.now();
-  const node = shippedNodeCommand();
+  let node;
+  try {
+    node = shippedNodeCommand();
+  } catch (err) {
+    console.error(`# shipped runtime: its root or Node could not be made: ${err.message}`);
+    return 1;
+  }
   console.log(`# shipped runtime: ${shippedRuntimeName()} (root and Node ready in ${Math.round((Date.now() - started) / 1000)} s)`);
   return suite(node, list, 'shipped');
 }
