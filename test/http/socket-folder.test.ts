@@ -1,5 +1,5 @@
 // The daemon starts on a read-only root (the device's) with only its data dir writable: on Node 20 the HTTP/1 front's
-// private socket folder cannot go in the temporary folder, so it goes to /dev/shm (src/http/http1-front.ts).
+// private socket folder cannot go in the temporary folder, so it goes to /dev/shm (src/http/socket-folder.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
