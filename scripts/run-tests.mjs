@@ -1,10 +1,19 @@
-// Runs every test/**/*.test.ts file with node:test, TypeScript loaded through tsx; a full run (no filter) then runs the
-// USB kernel guest suite (scripts/usb-kernel/run.mjs: every test/usb-kernel/*.guest.ts), skipped with the reason printed
-// only when qemu or an installed kernel is missing. Exits non-zero when either part fails.
+// Runs every test/**/*.test.ts file with node:test, TypeScript loaded through tsx, on one or both runtimes:
+//   shipped: the x64 executable's Node 24 (uWS 20.57, no HTTP/1 front) in a Debian 13 root (scripts/shipped-runtime.mjs);
+//   host:    this machine's Node 20 (uWS 20.30 behind the front), as `npm start` runs on a development host.
+// `--runtime shipped|host|both`; without it, a full run (no filter) runs both, a filtered one the host only. A full run
+// then runs the USB kernel guest suite (scripts/usb-kernel/run.mjs: every test/usb-kernel/*.guest.ts), skipped with the
+// reason printed only when qemu or an installed kernel is missing. Prints how long each part took; exits non-zero when
+// any part fails.
+// usage: node scripts/run-tests.mjs [--runtime shipped|host|both] [PATH-SUBSTRING...]
 import { execFileSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { shippedNodeCommand, shippedRuntimeMissing, shippedRuntimeName } from './shipped-runtime.mjs';
+
+/** Files the shipped runtime leaves to the host run: the executables carry their own Node (test:firmware runs them). */
+const HOST_ONLY = ['test/firmware/firmware-smoke.test.ts'];
 
 function collect(dir) {
   const out = [];
@@ -16,7 +25,7 @@ function collect(dir) {
   return out;
 }
 
-const filter = process.argv.slice(2);
+const { runtimes, filter } = parseArgs(process.argv.slice(2));
 const files = collect('test').filter((f) => filter.length === 0 || filter.some((p) => f.includes(p)));
 if (files.length === 0) {
   console.error('no test files matched');
@@ -26,12 +35,63 @@ if (files.length === 0) {
 const screenshots = resolve(process.env.PRINTPROXY_SCREENSHOT_DIR || join('.tmp', 'console-screenshots'));
 console.log(`console screenshots: ${screenshots}`);
 const env = { ...process.env, PRINTPROXY_SCREENSHOT_DIR: screenshots };
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], { stdio: 'inherit', env });
-const hostStatus = result.status ?? 1;
-const guestStatus = filter.length === 0 ? await guestSuite() : 0;
-if (hostStatus !== 0) console.error(`npm test: the host tests failed (status ${hostStatus})`);
-if (guestStatus !== 0) console.error(`npm test: the USB kernel guest suite failed (status ${guestStatus})`);
-process.exit(hostStatus || guestStatus);
+const failed = [];
+if (runtimes.includes('shipped')) await timed('host tests on the shipped runtime', () => shippedSuite(files.filter((f) => !HOST_ONLY.some((p) => f.includes(p)))));
+if (runtimes.includes('host')) await timed(`host tests on the host's Node ${process.versions.node}`, () => suite([process.execPath], files, 'host'));
+if (filter.length === 0) await timed('USB kernel guest suite', guestSuite);
+for (const part of failed) console.error(`npm test: ${part} failed`);
+process.exit(failed.length === 0 ? 0 : 1);
+
+/** `--runtime X` (or `--runtime=X`) and the path filters. */
+function parseArgs(argv) {
+  let runtime = null;
+  const rest = [];
+  for (let i = 0; i < argv.length; i += 1) {
+    if (argv[i] === '--runtime') runtime = argv[++i];
+    else if (argv[i].startsWith('--runtime=')) runtime = argv[i].slice('--runtime='.length);
+    else rest.push(argv[i]);
+  }
+  runtime ??= rest.length === 0 ? 'both' : 'host';
+  if (!['shipped', 'host', 'both'].includes(runtime)) throw new Error(`--runtime ${runtime}: shipped, host or both`);
+  return { runtimes: runtime === 'both' ? ['shipped', 'host'] : [runtime], filter: rest };
+}
+
+/** Runs `part` (returning an exit status), prints how long it took, and records it when it failed. */
+async function timed(name, part) {
+  const started = Date.now();
+  console.log(`# ${name}: started`);
+  const status = await part();
+  console.log(`# ${name}: ${Math.round((Date.now() - started) / 1000)} s, status ${status}`);
+  if (status !== 0) failed.push(name);
+}
+
+/** node:test over `list` with the Node that `node` (a command prefix ending in a node binary) starts, as `runtime`. */
+function suite(node, list, runtime) {
+  if (list.length === 0) return 0;
+  const [program, ...leading] = node;
+  // PRINTPROXY_TEST_RUNTIME: test/native/test-runtime.test.ts checks the files really run where this says
+  const runEnv = { ...env, PRINTPROXY_TEST_RUNTIME: runtime };
+  return spawnSync(program, [...leading, '--import', 'tsx', '--test', '--test-concurrency=2', ...list], { stdio: 'inherit', env: runEnv }).status ?? 1;
+}
+
+/** The suite on the shipped runtime; fails, saying why, where it cannot run. */
+function shippedSuite(list) {
+  const missing = shippedRuntimeMissing();
+  if (missing) {
+    console.error(`# shipped runtime: cannot run here, ${missing} (--runtime host runs the host's Node only)`);
+    return 1;
+  }
+  const started = Date.now();
+  let node;
+  try {
+    node = shippedNodeCommand();
+  } catch (err) {
+    console.error(`# shipped runtime: its root or Node could not be made: ${err.message}`);
+    return 1;
+  }
+  console.log(`# shipped runtime: ${shippedRuntimeName()} (root and Node ready in ${Math.round((Date.now() - started) / 1000)} s)`);
+  return suite(node, list, 'shipped');
+}
 
 /** Runs the guest suite and returns its exit status; 0 after printing why when qemu or a kernel is missing. */
 async function guestSuite() {
@@ -40,9 +100,7 @@ async function guestSuite() {
     console.log(`# usb-kernel: SKIPPED, ${missing}`);
     return 0;
   }
-  const started = Date.now();
   const guest = spawnSync(process.execPath, [join('scripts', 'usb-kernel', 'run.mjs')], { stdio: 'inherit' });
-  console.log(`# usb-kernel: guest suite took ${Math.round((Date.now() - started) / 1000)} s in all, status ${guest.status}`);
   return guest.status ?? 1;
 }
 

@@ -3,9 +3,8 @@
 // the colon, until its idle timeout): it judges every request head, answers the refused ones itself (400, 431 or 505,
 // Connection: close), and passes each request on to uWS on a private unix socket once the answer before it is out,
 // after a PROXY v2 header so uWS still reports the client's address.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { createServer as createTlsServer } from 'node:tls';
 import { join } from 'node:path';
 import type { Logger } from '../log';
@@ -13,6 +12,7 @@ import { envelope } from './envelope';
 import { ERROR_STATUS } from './error-status';
 import { headEnd, judgeHead, overLongHead, type HeadRefusal } from './request-head';
 import { FrontRelay, lingerClose } from './front-relay';
+import { privateSocketFolder } from './socket-folder';
 import { moduleOf, STATUS_LINE, type TlsFiles } from './server';
 
 /**
@@ -39,7 +39,7 @@ export class Http1Front {
 
   /** A fresh unix socket path for one uWS app, in a folder only this user can enter (removed by `close`). */
   backendPath(): string {
-    this.dir ??= mkdtempSync(join(tmpdir(), 'printproxyd-http-'));
+    this.dir ??= privateSocketFolder();
     return join(this.dir, `app-${this.sockets++}.sock`);
   }
 
@@ -156,7 +156,8 @@ export class Http1Front {
 
 /**
  * The front every uWS build needs: 20.30 and 20.57 alike close a connection whose next request arrives while an answer
- * is pending (RFC 9112 lets a client pipeline), and 20.30 also holds some heads silently (UwsBuild.answersEveryHead).
+ * is pending (RFC 9112 lets a client pipeline), 20.30 also holds some heads silently, and 20.57 answers some with
+ * its own HTML 505 (finding F7).
  */
 export function frontForRuntime(logger: Logger): Http1Front {
   return new Http1Front({ logger });

@@ -7,14 +7,12 @@ export interface UwsBuild {
   folderFromMain: string;
   nodeMajor: number;
   arches: readonly string[];
-  /** Answers (or refuses with a 400) every request head; false: some are held silently, so an Http1Front goes before it. */
-  answersEveryHead: boolean;
 }
 
 /** The uWS builds by Node ABI (`process.versions.modules`): 115 is Node 20, 137 is Node 24 (glibc >= 2.38). */
 export const UWS_BUILDS: Readonly<Record<string, UwsBuild>> = {
-  '115': { pkg: '@trufflesuite/uws-js-unofficial', folderFromMain: '../binaries', nodeMajor: 20, arches: ['x64', 'arm64', 'arm'], answersEveryHead: false },
-  '137': { pkg: '@btc-vision/uwebsockets.js', folderFromMain: '.', nodeMajor: 24, arches: ['x64', 'arm64'], answersEveryHead: true },
+  '115': { pkg: '@trufflesuite/uws-js-unofficial', folderFromMain: '../binaries', nodeMajor: 20, arches: ['x64', 'arm64', 'arm'] },
+  '137': { pkg: '@btc-vision/uwebsockets.js', folderFromMain: '.', nodeMajor: 24, arches: ['x64', 'arm64'] },
 };
 
 /** The running Node has no uWS build here; the message names its version, ABI and arch, and what would work. */

@@ -6,6 +6,7 @@ import type { RenderJob, RenderOutput } from './render-job';
 import { checkCopies, resolveRaster } from './render-options';
 import type { RenderRequest, RenderWorkerData, WorkerMessage } from './worker-protocol';
 import { spawnWorker } from './worker-spawn';
+import { transferListOf } from './transfer-list';
 
 /** Where a worker's code comes from: a file (the .ts under tsx, a .cjs) or a code string (bundle, single executable). */
 export type WorkerSource = { kind: 'file'; path: string } | { kind: 'code'; code: string };
@@ -197,7 +198,7 @@ export class RenderPool {
       slot.job = job;
       slot.timer = setTimeout(() => void this.end(slot, `render timed out after ${this.options.jobTimeoutMs} ms`), this.options.jobTimeoutMs);
       const req: RenderRequest = { type: 'render', id: job.id, job: job.job };
-      slot.worker.postMessage(req, [job.job.bytes.buffer as ArrayBuffer]);
+      slot.worker.postMessage(req, transferListOf(job.job.bytes));
     }
   }
 

@@ -6,6 +6,7 @@ import { createRasterisers } from './rasteriser-table';
 import { renderDocument } from './render-document';
 import type { RenderOutput } from './render-job';
 import type { RenderRequest, RenderWorkerData, WorkerMessage } from './worker-protocol';
+import { transferListOf } from './transfer-list';
 
 /** Starts pdfium from `data.wasm`, reports ready (or init-failed), then serves render requests in order on `port`. */
 export function runRenderWorker(port: MessagePort, data: RenderWorkerData): void {
@@ -20,7 +21,7 @@ export function runRenderWorker(port: MessagePort, data: RenderWorkerData): void
       try {
         const report = renderDocument(req.job, r);
         const output: RenderOutput = { bytes: report.bytes, pages: report.pages, documentPages: report.documentPages, widthDots: report.widthDots, heightDots: report.heightDots };
-        post({ type: 'done', id: req.id, output }, [output.bytes.buffer as ArrayBuffer]);
+        post({ type: 'done', id: req.id, output }, transferListOf(output.bytes));
       } catch (err) {
         const e = toDeviceError(err, 'RENDER_FAILED');
         const fatal = !(err instanceof DeviceError);

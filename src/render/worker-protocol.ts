@@ -7,7 +7,7 @@ export interface RenderWorkerData {
   wasm: Uint8Array;
 }
 
-/** Pool → worker: rasterise and encode one job (its `bytes` buffer is transferred). */
+/** Pool → worker: rasterise and encode one job (its `bytes` buffer is moved when it holds just them: transfer-list.ts). */
 export interface RenderRequest {
   type: 'render';
   id: number;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 
 test('advertised printers are discovered, and the device advertises itself (in a private network namespace)', () => {
   const scenario = join(__dirname, 'mdns-netns.scenario.ts');
-  const script = `ip link set lo up && ip link set lo multicast on && ip route add 224.0.0.0/4 dev lo && exec "${process.execPath}" --import tsx --test "${scenario}"`;
+  const script = `ip link set lo up && ip link set lo multicast on && ip route add 224.0.0.0/4 dev lo && exec "${process.execPath}" --import tsx --test --test-reporter=tap "${scenario}"`;
   // the child runs its own test runner: it must not think it reports to this one
   const env = { ...process.env };
   delete env.NODE_TEST_CONTEXT;

@@ -1,7 +1,7 @@
-// Smoke test of the single executables, built here from the lockfile: the host's arch in `npm test`, every arch in
-// `npm run test:firmware` (PRINTPROXY_FIRMWARE_ARCHES=x64,arm64,armv7). They run where they would on a device: the
-// Node 24 ones (x64, arm64) in a Debian 13 root (glibc 2.41; made from Debian's packages when missing, cached in
-// .cache/), x64 by chroot and arm64 under qemu-user; the legacy armv7 one under qemu-user with Debian 12's libraries.
+// Smoke test of the single executables, built here from the lockfile: the host's arch in `npm test`, every arch that
+// ships in `npm run test:firmware` (PRINTPROXY_FIRMWARE_ARCHES=x64,arm64). They run where they would on a device: in a
+// Debian 13 root (glibc 2.41; made from Debian's packages when missing, cached in .cache/), x64 by chroot and arm64
+// under qemu-user.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

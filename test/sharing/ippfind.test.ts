@@ -7,7 +7,7 @@ import { NETNS_SETUP } from '../fixtures/avahi-netns';
 
 test('ippfind finds each shared printer as _ipp._tcp,_universal and _ipps._tcp,_print with its TXT keys (private network namespace)', () => {
   const scenario = join(__dirname, 'ippfind-netns.scenario.ts');
-  const script = `${NETNS_SETUP} && exec "${process.execPath}" --import tsx --test "${scenario}"`;
+  const script = `${NETNS_SETUP} && exec "${process.execPath}" --import tsx --test --test-reporter=tap "${scenario}"`;
   // the child runs its own test runner: it must not think it reports to this one
   const env = { ...process.env };
   delete env.NODE_TEST_CONTEXT;
