@@ -21,8 +21,7 @@ export class FleetSettingsStore {
   private current: StoredFleet;
   private readonly lock = new Mutex();
 
-  constructor(dir: string, private readonly deviceIdOfDevice: () => string) {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  constructor(private readonly dir: string, private readonly deviceIdOfDevice: () => string) {
     this.file = join(dir, 'settings.json');
     const loaded = readWithFallback(this.file, parseStored);
     this.current = loaded?.value ?? { settings: defaults(deviceIdOfDevice()), ownDeviceId: true };
@@ -49,6 +48,8 @@ export class FleetSettingsStore {
     return this.lock.run(async () => {
       const next = this.merged(put);
       try {
+        // made at the first write, so a full or read-only partition at start costs the fleet nothing but its settings
+        mkdirSync(this.dir, { recursive: true, mode: 0o700 });
         await writeFileAtomic(this.file, `${JSON.stringify(next, null, 2)}\n`);
       } catch (err) {
         throw new AppError('CHANGE_NOT_STORED', `the fleet settings could not be stored: ${(err as Error).message}`);

@@ -55,7 +55,7 @@ test('the settings survive a restart', async () => {
 test('507 when the settings cannot be stored, and nothing changes', async () => {
   const { call, store, dir } = setup();
   // a folder where the file goes: the rename into place fails
-  mkdirSync(join(dir, 'fleet', 'settings.json'));
+  mkdirSync(join(dir, 'fleet', 'settings.json'), { recursive: true });
   const put = await call('PUT', full);
   assert.equal(put.status, 507);
   assert.equal(store.value.enabled, false);
