@@ -3,7 +3,8 @@ import { AppError } from '../errors';
 import { httpErrorOf } from './error-status';
 import type { Logger } from '../log';
 import { compileValidator, type Validator } from '../schemas/validate';
-import { BodyBudget, LARGE_BODY_BYTES } from './body-budget';
+import type { ConnectionGate, GateExit } from '../util/connection-gate';
+import { LARGE_BODY_BYTES, type MemoryBudget } from '../util/memory-budget';
 import { readBody } from './body-reader';
 import { splitStringField } from './json-string-field';
 import { corsHeaders, preflightHeaders } from './cors';
@@ -31,6 +32,8 @@ export interface HttpServerDeps {
   routes: Route[];
   auth: ApiAuth;
   policy: HttpPolicy;
+  /** The device's one allowance of client bytes in memory, shared with the IPP documents and raw ports. */
+  budget: MemoryBudget;
   logger: Logger;
   /** Called when an exchange that held a large body (one counted in the body budget) has ended. */
   afterLargeBody?: () => void;
@@ -43,11 +46,15 @@ export interface HttpServerDeps {
   /** Set for a uWS build that holds malformed or HTTP/1.0 heads silently (UwsBuild.answersEveryHead false): it takes the TCP ports. */
   front?: Http1Front;
   /** IPP of shared printers at `/ipp/print/<id>` and their icon at `/ipp/icon.png`, without the API key (printer-sharing.md); absent: 404. */
-  ipp?: { handle: IppEndpoint; icon: Buffer };
+  ipp?: { handle: IppEndpoint; icon: Buffer; gate: ConnectionGate };
 }
 
-/** Answers one IPP request (its bytes, document included) to the shared printer `printerId`; never rejects with a protocol error. */
-export type IppEndpoint = (printerId: string, body: Buffer, origin: { host: string; secure: boolean }) => Promise<Buffer>;
+/**
+ * Answers one IPP request (its bytes, document included) to the shared printer `printerId`; never rejects with a protocol
+ * error. `origin.hold()` keeps the body's bytes counted in the memory budget past the answer (a document kept for a later
+ * Close-Job) and returns their release, or null when the budget cannot count them all.
+ */
+export type IppEndpoint = (printerId: string, body: Buffer, origin: { host: string; secure: boolean; hold: () => (() => void) | null }) => Promise<Buffer>;
 
 /** TLS files for the HTTPS listener. */
 export interface TlsFiles {
@@ -89,10 +96,10 @@ export class HttpServer {
   private readonly hub: SocketHub;
 
   /** Large bodies held at once: at most the body limit's worth, so N uploads cannot take N times its memory. */
-  private readonly budget: BodyBudget;
+  private readonly budget: MemoryBudget;
 
   constructor(private readonly deps: HttpServerDeps) {
-    this.budget = new BodyBudget(() => deps.policy.maxBodyBytes());
+    this.budget = deps.budget;
     this.compiled = deps.routes.map((route) => ({
       route,
       paramNames: [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]),
@@ -206,7 +213,7 @@ export class HttpServer {
   private mountIpp(app: TemplatedApp, secure: boolean): void {
     const ipp = this.deps.ipp;
     if (!ipp) return;
-    app.post('/ipp/print/:id', (res, req) => this.handleIpp(ipp.handle, res, req, secure));
+    app.post('/ipp/print/:id', (res, req) => this.handleIpp(ipp, res, req, secure));
     app.get('/ipp/icon.png', (res, req) => {
       const exchange = this.begin(res, req);
       this.sendBytes(exchange, 200, ipp.icon, 'image/png', NO_HEADERS);
@@ -214,13 +221,14 @@ export class HttpServer {
   }
 
   /** One IPP request: the body read within the body limit and budget, answered as application/ipp once the packet is parsed. */
-  private handleIpp(ipp: IppEndpoint, res: HttpResponse, req: HttpRequest, secure: boolean): void {
+  private handleIpp(ipp: NonNullable<HttpServerDeps['ipp']>, res: HttpResponse, req: HttpRequest, secure: boolean): void {
     const exchange = this.begin(res, req);
     const printerId = req.getParameter(0) ?? '';
     const host = req.getHeader('host');
     let body: Promise<Buffer>;
     try {
       refuseAmbiguousLength(req, exchange);
+      this.enterIpp(ipp.gate, exchange);
       const type = exchange.headers['content-type'].split(';')[0].trim().toLowerCase();
       if (type !== 'application/ipp') throw new AppError('UNSUPPORTED_MEDIA_TYPE', `Content-Type ${type} is not supported here; send application/ipp`);
       const declared = declaredLength(exchange);
@@ -234,7 +242,7 @@ export class HttpServer {
     }
     body
       .then((bytes) => new Promise<Buffer>((resolve) => setImmediate(() => resolve(bytes))))
-      .then((bytes) => (exchange.aborted ? null : ipp(printerId, bytes, { host, secure })))
+      .then((bytes) => (exchange.aborted ? null : ipp.handle(printerId, bytes, { host, secure, hold: () => this.keepBody(exchange, bytes.length) })))
       .then(
         (answer) => answer && this.sendBytes(exchange, 200, answer, 'application/ipp', NO_HEADERS),
         (err: unknown) => this.fail(exchange, err),
@@ -295,6 +303,7 @@ export class HttpServer {
       proxied: this.deps.front !== undefined,
       reserved: 0,
       closeAfter: false,
+      exit: null,
     };
     this.inFlight += 1;
     res.onAborted(() => {
@@ -365,6 +374,28 @@ export class HttpServer {
       throw new AppError('TOO_BUSY', `the device is receiving other large documents; send this one (${bytes} bytes) again shortly`, { headers: { 'Retry-After': '2' } });
     }
     exchange.reserved = bytes;
+  }
+
+  /** Counts the exchange in the keyless doors' gate until it ends; refuses (503, connection closed, body unread) when full. */
+  private enterIpp(gate: ConnectionGate, exchange: Exchange): void {
+    const exit = gate.enter(remoteAddress(exchange));
+    if (!exit) {
+      exchange.closeAfter = true;
+      throw new AppError('TOO_BUSY', 'the device is answering too many IPP requests; send this one again shortly', { headers: { 'Retry-After': '2' } });
+    }
+    exchange.exit = exit;
+  }
+
+  /** Counts all `bytes` of the exchange's body in the budget and detaches them from it: the caller gives them back. */
+  private keepBody(exchange: Exchange, bytes: number): (() => void) | null {
+    const kept = Math.max(bytes, exchange.reserved);
+    if (kept > exchange.reserved && !this.budget.take(kept - exchange.reserved)) return null;
+    exchange.reserved = 0;
+    let held = true;
+    return () => {
+      if (held) this.budget.give(kept);
+      held = false;
+    };
   }
 
   /** Runs the handler; answers synchronously when neither the body nor the handler is asynchronous. */
@@ -456,6 +487,7 @@ export class HttpServer {
     if (exchange.done) return;
     exchange.done = true;
     this.budget.give(exchange.reserved);
+    exchange.exit?.();
     if (exchange.reserved > 0) this.deps.afterLargeBody?.();
     this.inFlight -= 1;
     if (this.inFlight === 0) for (const wake of this.idleWaiters.splice(0)) wake();
@@ -539,6 +571,8 @@ interface Exchange {
   reserved: number;
   /** Close the connection after the answer: the request's framing cannot be trusted. */
   closeAfter: boolean;
+  /** Gives back the exchange's place in a keyless door's gate (IPP), when it took one. */
+  exit: GateExit | null;
 }
 
 /** Methods without side effects: their handlers run at once (a request pipelined behind them costs only an answer). */

@@ -10,6 +10,8 @@ import { charset, language, text } from './ipp-values';
 export interface IppOrigin {
   host: string;
   secure: boolean;
+  /** Keeps the request's bytes counted in the memory budget after the answer; their release, or null when they do not fit. */
+  hold: () => (() => void) | null;
 }
 
 /** What the endpoint needs besides the operations. */
@@ -43,6 +45,7 @@ export class IppService {
         secure: origin.secure,
         webUrl: this.deps.webUrl(hostName(host)),
         data: body.subarray(request.dataOffset),
+        hold: origin.hold,
       });
       return respond(head.version, head.requestId, answer);
     } catch (err) {

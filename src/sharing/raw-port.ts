@@ -1,6 +1,8 @@
 // One printer's raw port (PAPPL's printer-raw.c): each connection's bytes, up to its close or 10 s idle, become one job.
 import net from 'node:net';
 import type { Logger } from '../log';
+import type { ConnectionGate } from '../util/connection-gate';
+import type { MemoryBudget } from '../util/memory-budget';
 import { HostQueryScanner, withoutHostQueries, type HostQuery } from './host-queries';
 
 /** What a raw port does with a connection's bytes and its host queries. */
@@ -13,14 +15,30 @@ export interface RawPortDeps {
   ask: (query: HostQuery) => Promise<Buffer | null>;
   /** Most bytes one connection may send; beyond it the connection is closed and nothing printed. */
   maxBytes: () => number;
+  /** The device's shared allowance of client bytes in memory: a connection's buffer takes from it as it grows. */
+  budget: MemoryBudget;
+  /** This port's connection count (in all and per source address); a connection over it is closed at once. */
+  gate: ConnectionGate;
+  /** False while the spool cannot take another job: new connections are then closed at once. */
+  spoolHasRoom: () => boolean;
   idleMs: number;
   logger: Logger;
+}
+
+/** What one connection has sent so far. */
+interface Incoming {
+  chunks: Buffer[];
+  size: number;
+  /** Nothing is printed: the connection went over a limit. */
+  dropped: boolean;
 }
 
 /** A TCP listener on one port whose connections each become one job. */
 export class RawPort {
   private readonly server: net.Server;
   private readonly sockets = new Set<net.Socket>();
+  /** Whether the last connection was refused, so a flood of refusals is logged once. */
+  private refusing = false;
 
   constructor(private readonly deps: RawPortDeps) {
     this.server = net.createServer({ allowHalfOpen: true }, (socket) => this.accept(socket));
@@ -44,33 +62,67 @@ export class RawPort {
   }
 
   private accept(socket: net.Socket): void {
+    const from = socket.remoteAddress ?? '';
+    const exit = this.deps.spoolHasRoom() ? this.deps.gate.enter(from) : null;
+    if (!exit) {
+      this.refuse(socket, from);
+      return;
+    }
+    this.refusing = false;
     this.sockets.add(socket);
-    const chunks: Buffer[] = [];
-    let size = 0;
+    const incoming: Incoming = { chunks: [], size: 0, dropped: false };
     let answered = Promise.resolve();
     const scanner = this.deps.answersQueries() ? new HostQueryScanner() : null;
-    const from = socket.remoteAddress ?? '';
-    socket.setTimeout(this.deps.idleMs, () => socket.end());
+    // idle: the bytes so far are the job; our side closes once pending answers are out, without waiting for the client's
+    socket.setTimeout(this.deps.idleMs, () => void answered.then(() => socket.end(() => socket.destroy())));
     socket.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > this.deps.maxBytes()) {
-        this.deps.logger.warn('raw port connection over the body limit closed', { from, bytes: size });
-        chunks.length = 0;
+      if (incoming.dropped || !this.hold(incoming, chunk, from)) {
         socket.destroy();
         return;
       }
-      chunks.push(chunk);
       for (const query of scanner?.feed(chunk) ?? []) answered = answered.then(() => this.answer(socket, query));
     });
     socket.on('error', () => undefined);
     socket.on('close', () => {
       this.sockets.delete(socket);
-      const data = withoutHostQueries(Buffer.concat(chunks));
-      if (data.toString('latin1').trim().length === 0) return;
-      this.deps.submit(data, from).catch((err: unknown) => this.deps.logger.warn('raw port job refused', { from, error: (err as Error).message }));
+      exit();
+      this.print(incoming, from).finally(() => this.deps.budget.give(incoming.size));
     });
     // half-closed by the client: its bytes are all in; the queue of answers is written before our end
     socket.on('end', () => void answered.then(() => socket.end()));
+  }
+
+  /** Keeps `chunk` within the byte limit and the memory budget; false (the connection's bytes dropped) when over either. */
+  private hold(incoming: Incoming, chunk: Buffer, from: string): boolean {
+    const over = incoming.size + chunk.length > this.deps.maxBytes() ? 'the body limit' : !this.deps.budget.take(chunk.length) ? 'the memory budget' : null;
+    if (over) {
+      this.deps.logger.warn(`raw port connection over ${over} closed`, { from, bytes: incoming.size + chunk.length });
+      incoming.dropped = true;
+      incoming.chunks.length = 0;
+      return false;
+    }
+    incoming.chunks.push(chunk);
+    incoming.size += chunk.length;
+    return true;
+  }
+
+  /** Submits a connection's bytes (unless dropped or only host queries); resolves once the job is stored or refused. */
+  private async print(incoming: Incoming, from: string): Promise<void> {
+    if (incoming.dropped) return;
+    const data = withoutHostQueries(Buffer.concat(incoming.chunks));
+    incoming.chunks.length = 0;
+    if (data.toString('latin1').trim().length === 0) return;
+    await this.deps.submit(data, from).catch((err: unknown) => this.deps.logger.warn('raw port job refused', { from, error: (err as Error).message }));
+  }
+
+  /** Closes a connection over the port's limits or while the spool is full; a run of refusals is logged once. */
+  private refuse(socket: net.Socket, from: string): void {
+    socket.on('error', () => undefined);
+    socket.destroy();
+    if (this.refusing) return;
+    this.refusing = true;
+    const why = this.deps.spoolHasRoom() ? 'too many connections' : 'the spool is full';
+    this.deps.logger.warn(`raw port connection refused: ${why}`, { from });
   }
 
   private async answer(socket: net.Socket, query: HostQuery): Promise<void> {

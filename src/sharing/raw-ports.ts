@@ -2,8 +2,13 @@
 import type { PrinterLanguage } from '../filters/filters';
 import type { Logger } from '../log';
 import type { PrinterRecord } from '../schemas/printer';
+import { ConnectionGate, type GateLimits } from '../util/connection-gate';
+import type { MemoryBudget } from '../util/memory-budget';
 import type { HostQuery } from './host-queries';
 import { RawPort } from './raw-port';
+
+/** Connections one raw port holds at once: in all, and from one source address (a shop's PCs each keep one or two open). */
+export const RAW_PORT_LIMITS: GateLimits = { total: 64, perAddress: 16 };
 
 /** What the raw ports need of the daemon. */
 export interface RawPortsDeps {
@@ -16,6 +21,12 @@ export interface RawPortsDeps {
   /** A host query to the printer at `path`, through its device lock. */
   ask: (path: string, query: HostQuery) => Promise<Buffer | null>;
   maxBytes: () => number;
+  /** The device's one allowance of client bytes in memory (shared with HTTP bodies and IPP documents). */
+  budget: MemoryBudget;
+  /** The count every keyless door shares (raw ports and IPP requests), sized to the descriptors the API must keep. */
+  doors: ConnectionGate;
+  /** False while the spool cannot take another job. */
+  spoolHasRoom: () => boolean;
   idleMs: number;
   /** Records a port that could not be opened (GET /status warnings). */
   warn: (line: string) => void;
@@ -74,6 +85,9 @@ export class RawPorts {
       },
       ask: (query) => this.deps.ask(path, query),
       maxBytes: this.deps.maxBytes,
+      budget: this.deps.budget,
+      gate: new ConnectionGate(RAW_PORT_LIMITS, this.deps.doors),
+      spoolHasRoom: this.deps.spoolHasRoom,
       idleMs: this.deps.idleMs,
       logger: this.deps.logger,
     });
