@@ -270,7 +270,7 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
     maxBytes: () => settings.value.maxBodyBytes,
     budget,
     doors,
-    spoolHasRoom: () => spool.hasRoom(),
+    acceptsJobs: () => spool.hasRoom() && store.unfinished() < MAX_UNFINISHED_JOBS,
     idleMs: 10_000,
     warn: (line) => {
       warnings.push(line);

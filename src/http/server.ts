@@ -388,8 +388,10 @@ export class HttpServer {
 
   /** Counts all `bytes` of the exchange's body in the budget and detaches them from it: the caller gives them back. */
   private keepBody(exchange: Exchange, bytes: number): (() => void) | null {
-    const kept = Math.max(bytes, exchange.reserved);
-    if (kept > exchange.reserved && !this.budget.take(kept - exchange.reserved)) return null;
+    // an exchange that already ended (aborted) gave its reservation back: all of it is taken anew
+    const already = exchange.done ? 0 : exchange.reserved;
+    const kept = Math.max(bytes, already);
+    if (kept > already && !this.budget.take(kept - already)) return null;
     exchange.reserved = 0;
     let held = true;
     return () => {

@@ -19,8 +19,8 @@ export interface RawPortDeps {
   budget: MemoryBudget;
   /** This port's connection count (in all and per source address); a connection over it is closed at once. */
   gate: ConnectionGate;
-  /** False while the spool cannot take another job: new connections are then closed at once. */
-  spoolHasRoom: () => boolean;
+  /** False while the spooler cannot take another job (spool bytes or job count at their limit): new connections are then closed at once. */
+  acceptsJobs: () => boolean;
   idleMs: number;
   logger: Logger;
 }
@@ -63,7 +63,7 @@ export class RawPort {
 
   private accept(socket: net.Socket): void {
     const from = socket.remoteAddress ?? '';
-    const exit = this.deps.spoolHasRoom() ? this.deps.gate.enter(from) : null;
+    const exit = this.deps.acceptsJobs() ? this.deps.gate.enter(from) : null;
     if (!exit) {
       this.refuse(socket, from);
       return;
@@ -74,7 +74,11 @@ export class RawPort {
     let answered = Promise.resolve();
     const scanner = this.deps.answersQueries() ? new HostQueryScanner() : null;
     // idle: the bytes so far are the job; our side closes once pending answers are out, without waiting for the client's
-    socket.setTimeout(this.deps.idleMs, () => void answered.then(() => socket.end(() => socket.destroy())));
+    // close, and at the latest one more idle time later (a client that reads nothing cannot hold the socket)
+    socket.setTimeout(this.deps.idleMs, () => {
+      setTimeout(() => socket.destroy(), this.deps.idleMs).unref();
+      void answered.then(() => socket.end(() => socket.destroy()));
+    });
     socket.on('data', (chunk: Buffer) => {
       if (incoming.dropped || !this.hold(incoming, chunk, from)) {
         socket.destroy();
@@ -121,7 +125,7 @@ export class RawPort {
     socket.destroy();
     if (this.refusing) return;
     this.refusing = true;
-    const why = this.deps.spoolHasRoom() ? 'too many connections' : 'the spool is full';
+    const why = this.deps.acceptsJobs() ? 'too many connections' : 'the spooler takes no more jobs';
     this.deps.logger.warn(`raw port connection refused: ${why}`, { from });
   }
 

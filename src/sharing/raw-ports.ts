@@ -25,8 +25,8 @@ export interface RawPortsDeps {
   budget: MemoryBudget;
   /** The count every keyless door shares (raw ports and IPP requests), sized to the descriptors the API must keep. */
   doors: ConnectionGate;
-  /** False while the spool cannot take another job. */
-  spoolHasRoom: () => boolean;
+  /** False while the spooler cannot take another job (spool bytes or job count at their limit). */
+  acceptsJobs: () => boolean;
   idleMs: number;
   /** Records a port that could not be opened (GET /status warnings). */
   warn: (line: string) => void;
@@ -87,7 +87,7 @@ export class RawPorts {
       maxBytes: this.deps.maxBytes,
       budget: this.deps.budget,
       gate: new ConnectionGate(RAW_PORT_LIMITS, this.deps.doors),
-      spoolHasRoom: this.deps.spoolHasRoom,
+      acceptsJobs: this.deps.acceptsJobs,
       idleMs: this.deps.idleMs,
       logger: this.deps.logger,
     });

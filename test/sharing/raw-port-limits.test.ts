@@ -23,7 +23,7 @@ interface Port {
   budget: MemoryBudget;
 }
 
-async function startPort(options: { budgetBytes?: number; gate?: ConnectionGate; spoolHasRoom?: () => boolean; idleMs?: number } = {}): Promise<Port> {
+async function startPort(options: { budgetBytes?: number; gate?: ConnectionGate; acceptsJobs?: () => boolean; idleMs?: number } = {}): Promise<Port> {
   const printed: Port['printed'] = [];
   const budget = new MemoryBudget(() => options.budgetBytes ?? 64 * 1024 * 1024);
   const raw = new RawPort({
@@ -33,7 +33,7 @@ async function startPort(options: { budgetBytes?: number; gate?: ConnectionGate;
     maxBytes: () => 64 * 1024 * 1024,
     budget,
     gate: options.gate ?? new ConnectionGate({ total: 64, perAddress: 16 }),
-    spoolHasRoom: options.spoolHasRoom ?? (() => true),
+    acceptsJobs: options.acceptsJobs ?? (() => true),
     idleMs: options.idleMs ?? 300,
     logger: silentLogger,
   });
@@ -119,7 +119,7 @@ test('bytes over the shared memory budget close the connection unprinted; the on
 
 test('while the spool is full, new connections are closed at once and print nothing', async () => {
   let room = false;
-  const p = await startPort({ spoolHasRoom: () => room, idleMs: 60_000 });
+  const p = await startPort({ acceptsJobs: () => room, idleMs: 60_000 });
   const c = await connect(p.port);
   c.socket.write('^XA^FDfull^FS^XZ');
   await until('the connection is closed', c.closed);
