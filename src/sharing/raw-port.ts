@@ -1,9 +1,10 @@
 // One printer's raw port (PAPPL's printer-raw.c): each connection's bytes, up to its close or 10 s idle, become one job.
 import net from 'node:net';
 import type { Logger } from '../log';
-import type { ConnectionGate } from '../util/connection-gate';
+import type { ConnectionGate, GateExit } from '../util/connection-gate';
 import type { MemoryBudget } from '../util/memory-budget';
-import { HostQueryScanner, withoutHostQueries, type HostQuery } from './host-queries';
+import type { HostQuery } from './host-queries';
+import { RawConnection } from './raw-connection';
 
 /** What a raw port does with a connection's bytes and its host queries. */
 export interface RawPortDeps {
@@ -17,26 +18,32 @@ export interface RawPortDeps {
   maxBytes: () => number;
   /** The device's shared allowance of client bytes in memory: a connection's buffer takes from it as it grows. */
   budget: MemoryBudget;
-  /** This port's connection count (in all and per source address); a connection over it is closed at once. */
+  /** This port's connection count (in all and per source address). */
   gate: ConnectionGate;
+  /** The count every keyless door shares (a share of the descriptors): a socket holds its place there until it has closed. */
+  doors: ConnectionGate;
   /** False while the spooler cannot take another job (spool bytes or job count at their limit): new connections are then closed at once. */
   acceptsJobs: () => boolean;
   idleMs: number;
   logger: Logger;
 }
 
-/** What one connection has sent so far. */
-interface Incoming {
-  chunks: Buffer[];
-  size: number;
-  /** Nothing is printed: the connection went over a limit. */
-  dropped: boolean;
+/** A connection held, with its place in the port's gate. */
+interface Held {
+  connection: RawConnection;
+  exit: GateExit;
 }
 
-/** A TCP listener on one port whose connections each become one job. */
+/**
+ * A TCP listener on one port whose connections each become one job. At the port's per-address count, a new connection
+ * ends the job of that address's least recently active connection (printed as at its idle time-out); at the port's total,
+ * that of the busiest address (it closes soon after, keeping its place among the doors until then); when the keyless doors
+ * together are at their share of descriptors, it is closed at once.
+ */
 export class RawPort {
   private readonly server: net.Server;
-  private readonly sockets = new Set<net.Socket>();
+  /** Open connections, least recently active first. */
+  private readonly held = new Map<net.Socket, Held>();
   /** Whether the last connection was refused, so a flood of refusals is logged once. */
   private refusing = false;
 
@@ -57,80 +64,79 @@ export class RawPort {
 
   /** Stops listening and drops open connections (their bytes are not printed). */
   close(): Promise<void> {
-    for (const socket of this.sockets) socket.destroy();
+    for (const { connection } of this.held.values()) connection.destroy();
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
 
   private accept(socket: net.Socket): void {
     const from = socket.remoteAddress ?? '';
-    const exit = this.deps.acceptsJobs() ? this.deps.gate.enter(from) : null;
-    if (!exit) {
+    const door = this.deps.acceptsJobs() ? this.deps.doors.enter(from) : null;
+    const exit = door && (this.deps.gate.enter(from) ?? (this.makeRoom(from) ? this.deps.gate.enter(from) : null));
+    if (!door || !exit) {
+      door?.();
       this.refuse(socket, from);
       return;
     }
     this.refusing = false;
-    this.sockets.add(socket);
-    const incoming: Incoming = { chunks: [], size: 0, dropped: false };
-    let answered = Promise.resolve();
-    const scanner = this.deps.answersQueries() ? new HostQueryScanner() : null;
-    // idle: the bytes so far are the job; our side closes once pending answers are out, without waiting for the client's
-    // close, and at the latest one more idle time later (a client that reads nothing cannot hold the socket)
-    socket.setTimeout(this.deps.idleMs, () => {
-      setTimeout(() => socket.destroy(), this.deps.idleMs).unref();
-      void answered.then(() => socket.end(() => socket.destroy()));
+    const connection = new RawConnection(socket, from, {
+      submit: this.deps.submit,
+      answersQueries: this.deps.answersQueries,
+      ask: this.deps.ask,
+      maxBytes: this.deps.maxBytes,
+      budget: this.deps.budget,
+      idleMs: this.deps.idleMs,
+      logger: this.deps.logger,
+      onActivity: () => this.touch(socket),
+      onClose: () => {
+        exit();
+        door();
+        this.held.delete(socket);
+      },
     });
-    socket.on('data', (chunk: Buffer) => {
-      if (incoming.dropped || !this.hold(incoming, chunk, from)) {
-        socket.destroy();
-        return;
-      }
-      for (const query of scanner?.feed(chunk) ?? []) answered = answered.then(() => this.answer(socket, query));
-    });
-    socket.on('error', () => undefined);
-    socket.on('close', () => {
-      this.sockets.delete(socket);
-      exit();
-      this.print(incoming, from).finally(() => this.deps.budget.give(incoming.size));
-    });
-    // half-closed by the client: its bytes are all in; the queue of answers is written before our end
-    socket.on('end', () => void answered.then(() => socket.end()));
+    this.held.set(socket, { connection, exit });
   }
 
-  /** Keeps `chunk` within the byte limit and the memory budget; false (the connection's bytes dropped) when over either. */
-  private hold(incoming: Incoming, chunk: Buffer, from: string): boolean {
-    const over = incoming.size + chunk.length > this.deps.maxBytes() ? 'the body limit' : !this.deps.budget.take(chunk.length) ? 'the memory budget' : null;
-    if (over) {
-      this.deps.logger.warn(`raw port connection over ${over} closed`, { from, bytes: incoming.size + chunk.length });
-      incoming.dropped = true;
-      incoming.chunks.length = 0;
-      return false;
-    }
-    incoming.chunks.push(chunk);
-    incoming.size += chunk.length;
+  /**
+   * Ends the job of the least recently active connection of `from` (or of the busiest address), one that sent bytes
+   * first (its job is then printed; one that sent nothing yet may be about to); false when none may go.
+   */
+  private makeRoom(from: string): boolean {
+    const blocking = this.deps.gate.blocking(from);
+    if (blocking === null) return false;
+    const address = blocking === 'address' ? from : this.busiest();
+    const mine = [...this.held].filter(([, held]) => held.connection.from === address);
+    const victim = mine.find(([, held]) => held.connection.started) ?? mine[0];
+    if (!victim) return false;
+    const [socket, held] = victim;
+    this.held.delete(socket);
+    held.exit();
+    held.connection.finish();
     return true;
   }
 
-  /** Submits a connection's bytes (unless dropped or only host queries); resolves once the job is stored or refused. */
-  private async print(incoming: Incoming, from: string): Promise<void> {
-    if (incoming.dropped) return;
-    const data = withoutHostQueries(Buffer.concat(incoming.chunks));
-    incoming.chunks.length = 0;
-    if (data.toString('latin1').trim().length === 0) return;
-    await this.deps.submit(data, from).catch((err: unknown) => this.deps.logger.warn('raw port job refused', { from, error: (err as Error).message }));
+  /** The address holding the most connections. */
+  private busiest(): string {
+    const counts = new Map<string, number>();
+    for (const { connection } of this.held.values()) counts.set(connection.from, (counts.get(connection.from) ?? 0) + 1);
+    return [...counts].reduce((best, entry) => (entry[1] > best[1] ? entry : best), ['', 0])[0];
   }
 
-  /** Closes a connection over the port's limits or while the spool is full; a run of refusals is logged once. */
+  /** Moves a connection that just received bytes to the end of the activity order. */
+  private touch(socket: net.Socket): void {
+    const held = this.held.get(socket);
+    if (!held) return;
+    this.held.delete(socket);
+    this.held.set(socket, held);
+  }
+
+  /** Resets a connection the doors have no place for, or while the spooler takes no jobs; a run of refusals is logged once. */
   private refuse(socket: net.Socket, from: string): void {
     socket.on('error', () => undefined);
-    socket.destroy();
+    // a reset, not a FIN: a client that already sent its job learns that it was not taken
+    socket.resetAndDestroy();
     if (this.refusing) return;
     this.refusing = true;
     const why = this.deps.acceptsJobs() ? 'too many connections' : 'the spooler takes no more jobs';
     this.deps.logger.warn(`raw port connection refused: ${why}`, { from });
-  }
-
-  private async answer(socket: net.Socket, query: HostQuery): Promise<void> {
-    const reply = await this.deps.ask(query);
-    if (reply && !socket.destroyed && socket.writable) socket.write(reply);
   }
 }

@@ -6,6 +6,10 @@ import { ConnectionGate, type GateLimits } from '../util/connection-gate';
 import type { MemoryBudget } from '../util/memory-budget';
 import type { HostQuery } from './host-queries';
 import { RawPort } from './raw-port';
+import { submitWhenRoom } from './submit-when-room';
+
+/** How long the job of a connection a port took waits for room in a full spooler before it is dropped, in ms. */
+export const RAW_JOB_WAIT_MS = 60_000;
 
 /** Connections one raw port holds at once: in all, and from one source address (a shop's PCs each keep one or two open). */
 export const RAW_PORT_LIMITS: GateLimits = { total: 64, perAddress: 16 };
@@ -37,6 +41,8 @@ export interface RawPortsDeps {
 export class RawPorts {
   private readonly open = new Map<string, { port: number; listener: RawPort }>();
   private syncing = Promise.resolve();
+  /** Aborted at close: jobs still waiting for room in the spooler give up. */
+  private readonly closing = new AbortController();
 
   constructor(private readonly deps: RawPortsDeps) {}
 
@@ -48,6 +54,7 @@ export class RawPorts {
 
   /** Closes every raw port. */
   async close(): Promise<void> {
+    this.closing.abort();
     await this.syncing;
     await Promise.all([...this.open.values()].map((o) => o.listener.close()));
     this.open.clear();
@@ -75,10 +82,11 @@ export class RawPorts {
   private listener(path: string, port: number): RawPort {
     const printer = () => this.deps.findPrinter(path);
     return new RawPort({
-      submit: async (data, from) => {
-        const current = printer();
-        if (current) await this.deps.submit(current, data, `Raw port ${port}`, from);
-      },
+      submit: (data, from) =>
+        submitWhenRoom(async () => {
+          const current = printer();
+          if (current) await this.deps.submit(current, data, `Raw port ${port}`, from);
+        }, RAW_JOB_WAIT_MS, this.closing.signal),
       answersQueries: () => {
         const current = printer();
         return current !== null && this.deps.languageOf(current) === 'zpl';
@@ -86,7 +94,8 @@ export class RawPorts {
       ask: (query) => this.deps.ask(path, query),
       maxBytes: this.deps.maxBytes,
       budget: this.deps.budget,
-      gate: new ConnectionGate(RAW_PORT_LIMITS, this.deps.doors),
+      gate: new ConnectionGate(RAW_PORT_LIMITS),
+      doors: this.deps.doors,
       acceptsJobs: this.deps.acceptsJobs,
       idleMs: this.deps.idleMs,
       logger: this.deps.logger,

@@ -36,6 +36,13 @@ export class ConnectionGate {
     };
   }
 
+  /** Which limit would refuse a connection from `address` now: its address's count, this gate's total, the parent's, or null. */
+  blocking(address: string): 'address' | 'total' | 'parent' | null {
+    if ((this.byAddress.get(address) ?? 0) >= this.limits.perAddress) return 'address';
+    if (this.held >= this.limits.total) return 'total';
+    return this.parent?.blocking(address) ? 'parent' : null;
+  }
+
   /** Connections held now. */
   size(): number {
     return this.held;

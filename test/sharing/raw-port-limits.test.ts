@@ -23,7 +23,7 @@ interface Port {
   budget: MemoryBudget;
 }
 
-async function startPort(options: { budgetBytes?: number; gate?: ConnectionGate; acceptsJobs?: () => boolean; idleMs?: number } = {}): Promise<Port> {
+async function startPort(options: { budgetBytes?: number; gate?: ConnectionGate; doors?: ConnectionGate; acceptsJobs?: () => boolean; idleMs?: number } = {}): Promise<Port> {
   const printed: Port['printed'] = [];
   const budget = new MemoryBudget(() => options.budgetBytes ?? 64 * 1024 * 1024);
   const raw = new RawPort({
@@ -33,6 +33,7 @@ async function startPort(options: { budgetBytes?: number; gate?: ConnectionGate;
     maxBytes: () => 64 * 1024 * 1024,
     budget,
     gate: options.gate ?? new ConnectionGate({ total: 64, perAddress: 16 }),
+    doors: options.doors ?? new ConnectionGate({ total: 1000, perAddress: Number.POSITIVE_INFINITY }),
     acceptsJobs: options.acceptsJobs ?? (() => true),
     idleMs: options.idleMs ?? 300,
     logger: silentLogger,
@@ -57,7 +58,11 @@ async function connect(port: number, localAddress = '127.0.0.1'): Promise<{ sock
   socket.on('end', () => (closed = true));
   socket.on('close', () => (closed = true));
   socket.resume();
-  await new Promise((resolve) => socket.once('connect', resolve));
+  // a port that resets the connection at once may do so before 'connect' is seen
+  await new Promise((resolve) => {
+    socket.once('connect', resolve);
+    socket.once('close', resolve);
+  });
   return { socket, closed: () => closed };
 }
 
@@ -72,32 +77,56 @@ test('a client that sends its label and keeps the port open gets it printed at t
   assert.equal(p.budget.held(), 0, 'the bytes went back to the budget');
 });
 
-test('connections over the per-address count are closed unprinted; another address still prints', async () => {
+test('at the per-address count, a new connection ends the job of that address\'s least recently active one: printed, closed', async () => {
   const p = await startPort({ gate: new ConnectionGate({ total: 8, perAddress: 2 }), idleMs: 60_000 });
   const first = await connect(p.port);
+  first.socket.write('^XA^FDfirst^FS^XZ');
+  await until('the first holds its bytes', () => p.budget.held() === 17);
   const second = await connect(p.port);
+  second.socket.write('^XA^FDsecond^FS^XZ');
+  await until('the second holds its bytes', () => p.budget.held() === 17 + 18);
+  first.socket.write('^XA^FDfirst-b^FS^XZ');
+  await until('the first is now the more recently active', () => p.budget.held() === 17 + 18 + 19);
   const third = await connect(p.port);
   third.socket.write('^XA^FDthird^FS^XZ');
-  await until('the third connection from the same address is closed', third.closed);
-  assert.ok(!first.closed() && !second.closed(), 'the first two stay open');
+  await until('the second (least recently active) printed', () => p.printed.some((j) => j.data === '^XA^FDsecond^FS^XZ'));
+  await until('and was closed', second.closed);
+  assert.ok(!first.closed() && !third.closed(), 'the first and third stay open');
   const other = await connect(p.port, '127.0.0.2');
   other.socket.end('^XA^FDother^FS^XZ');
-  await until('the other address printed', () => p.printed.some((j) => j.data.includes('other')));
-  assert.ok(p.printed.every((j) => !j.data.includes('third')), 'the refused connection printed nothing');
+  await until('another address prints', () => p.printed.some((j) => j.data.includes('other')));
   assert.equal(p.printed.find((j) => j.data.includes('other'))?.from, '127.0.0.2');
+  third.socket.end();
+  await until('the third prints at its close', () => p.printed.some((j) => j.data === '^XA^FDthird^FS^XZ'));
 });
 
-test('connections over the port\'s total are closed; a place freed is taken again', async () => {
-  const p = await startPort({ gate: new ConnectionGate({ total: 2, perAddress: 16 }), idleMs: 60_000 });
+test('at the port\'s total, a new connection ends a job of the busiest address; the others stay', async () => {
+  const p = await startPort({ gate: new ConnectionGate({ total: 3, perAddress: 16 }), idleMs: 60_000 });
+  const busy1 = await connect(p.port, '127.0.0.2');
+  busy1.socket.write('^XA^FDbusy-1^FS^XZ');
+  await until('the first holds its bytes', () => p.budget.held() === 18);
+  const busy2 = await connect(p.port, '127.0.0.2');
+  busy2.socket.write('^XA^FDbusy-2^FS^XZ');
+  const quiet = await connect(p.port, '127.0.0.3');
+  await until('the second holds its bytes', () => p.budget.held() === 36);
+  await connect(p.port, '127.0.0.4');
+  await until('the busiest address\'s oldest printed', () => p.printed.some((j) => j.data === '^XA^FDbusy-1^FS^XZ'));
+  await until('and was closed', busy1.closed);
+  assert.ok(!quiet.closed() && !busy2.closed(), 'the other connections stay');
+});
+
+test('when the keyless doors are at their share of descriptors, a new connection is closed at once, unprinted', async () => {
+  const doors = new ConnectionGate({ total: 2, perAddress: Number.POSITIVE_INFINITY });
+  const p = await startPort({ gate: new ConnectionGate({ total: 8, perAddress: 8 }), doors, idleMs: 60_000 });
   const a = await connect(p.port);
-  await connect(p.port, '127.0.0.2');
-  const c = await connect(p.port, '127.0.0.3');
-  await until('the third connection is closed', c.closed);
-  a.socket.end('^XA^FDfreed^FS^XZ');
-  await until('the first printed', () => p.printed.length === 1);
-  const d = await connect(p.port, '127.0.0.3');
-  d.socket.end('^XA^FDagain^FS^XZ');
-  await until('a new connection prints once a place is free', () => p.printed.some((j) => j.data.includes('again')));
+  await connect(p.port);
+  const c = await connect(p.port);
+  c.socket.write('^XA^FDrefused^FS^XZ');
+  await until('the third is closed', c.closed);
+  assert.ok(!a.closed(), 'the first stays');
+  a.socket.end('^XA^FDfirst^FS^XZ');
+  await until('the first prints', () => p.printed.length === 1);
+  assert.equal(p.printed[0].data, '^XA^FDfirst^FS^XZ');
 });
 
 test('bytes over the shared memory budget close the connection unprinted; the one within it prints', async () => {
