@@ -8,14 +8,19 @@ export const API_DESCRIPTORS = 256;
 const FALLBACK_LIMIT = 1024;
 
 /** The soft RLIMIT_NOFILE of this process, from /proc/self/limits; 1024 when it cannot be read. */
-export function descriptorLimit(read: () => string = () => readFileSync('/proc/self/limits', 'utf8')): number {
+export function descriptorLimit(): number {
   try {
-    const match = /^Max open files\s+(\d+|unlimited)/m.exec(read());
-    if (!match) return FALLBACK_LIMIT;
-    return match[1] === 'unlimited' ? Number.MAX_SAFE_INTEGER : Number(match[1]);
+    return parseDescriptorLimit(readFileSync('/proc/self/limits', 'utf8'));
   } catch {
     return FALLBACK_LIMIT;
   }
+}
+
+/** The soft `Max open files` of a /proc/<pid>/limits text; 1024 when it names none. */
+export function parseDescriptorLimit(limits: string): number {
+  const match = /^Max open files\s+(\d+|unlimited)/m.exec(limits);
+  if (!match) return FALLBACK_LIMIT;
+  return match[1] === 'unlimited' ? Number.MAX_SAFE_INTEGER : Number(match[1]);
 }
 
 /** Connections every keyless door together may hold: half of what the limit leaves above the API's share, at least 16. */
