@@ -61,7 +61,7 @@ import { DEFAULT_OUTBOX_BOUNDS } from './webhooks/outbox';
 import { Webhooks } from './webhooks/webhooks';
 import { IppJobTable } from './sharing/ipp-job-table';
 import { IppOperations } from './sharing/ipp-operations';
-import { IppService } from './sharing/ipp-service';
+import { busyAnswer, IppService } from './sharing/ipp-service';
 import { RawPorts } from './sharing/raw-ports';
 import { printerServices } from './sharing/printer-services';
 import { printerIconPng } from './sharing/printer-icon';
@@ -246,7 +246,7 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
     logger,
     sockets: [eventsSocket(ring, bootId, demand)],
     statics: webConsole ? [webConsole] : [],
-    ipp: { handle: (printerId, body, origin) => ipp.handle(printerId, body, origin), icon: printerIconPng(), gate: new ConnectionGate(IPP_LIMITS, doors) },
+    ipp: { handle: (printerId, body, origin) => ipp.handle(printerId, body, origin), icon: printerIconPng(), gate: new ConnectionGate(IPP_LIMITS, doors), busy: busyAnswer },
   });
   httpPort = await server.listen(options.host, options.port);
   announce(`listening on http://${options.host}:${httpPort}`);

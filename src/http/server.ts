@@ -46,7 +46,7 @@ export interface HttpServerDeps {
   /** Set for a uWS build that holds malformed or HTTP/1.0 heads silently (UwsBuild.answersEveryHead false): it takes the TCP ports. */
   front?: Http1Front;
   /** IPP of shared printers at `/ipp/print/<id>` and their icon at `/ipp/icon.png`, without the API key (printer-sharing.md); absent: 404. */
-  ipp?: { handle: IppEndpoint; icon: Buffer; gate: ConnectionGate };
+  ipp?: { handle: IppEndpoint; icon: Buffer; gate: ConnectionGate; busy: IppBusy };
 }
 
 /**
@@ -55,6 +55,9 @@ export interface HttpServerDeps {
  * Close-Job) and returns their release, or null when the budget cannot count them all.
  */
 export type IppEndpoint = (printerId: string, body: Buffer, origin: { host: string; secure: boolean; hold: () => (() => void) | null }) => Promise<Buffer>;
+
+/** The encoded IPP server-error-busy answer (with `message`) to a request of which only `head`, its first bytes (up to 8), was read. */
+export type IppBusy = (head: Buffer, message: string) => Buffer;
 
 /** TLS files for the HTTPS listener. */
 export interface TlsFiles {
@@ -237,6 +240,7 @@ export class HttpServer {
       body = readBody(res, limit, declared, (size) => this.reserve(exchange, size));
     } catch (err) {
       if (exchange.closeAfter) this.failAfterPacket(exchange, err);
+      else if (err instanceof AppError && err.code === 'TOO_BUSY') this.ippBusy(ipp.busy, exchange, err.message);
       else this.afterBody(exchange, () => this.fail(exchange, err));
       return;
     }
@@ -374,6 +378,21 @@ export class HttpServer {
       throw new AppError('TOO_BUSY', `the device is receiving other large documents; send this one (${bytes} bytes) again shortly`, { headers: { 'Retry-After': '2' } });
     }
     exchange.reserved = bytes;
+  }
+
+  /** IPP's own busy answer to a request the memory budget cannot take: sent once its body was read and dropped (its first 8 bytes kept for the request id). */
+  private ippBusy(busy: IppBusy, exchange: Exchange, message: string): void {
+    const head = Buffer.alloc(8);
+    let seen = 0;
+    const limit = this.deps.policy.maxBodyBytes();
+    exchange.res.onData((chunk, isLast) => {
+      if (exchange.done) return;
+      if (seen < head.length) Buffer.from(chunk).copy(head, seen, 0, Math.min(chunk.byteLength, head.length - seen));
+      seen += chunk.byteLength;
+      if (!isLast && seen <= limit) return;
+      exchange.closeAfter ||= !isLast;
+      this.sendBytes(exchange, 200, busy(head.subarray(0, Math.min(seen, head.length)), message), 'application/ipp', NO_HEADERS);
+    });
   }
 
   /** Counts the exchange in the keyless doors' gate until it ends; refuses (503, connection closed, body unread) when full. */

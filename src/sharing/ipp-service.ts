@@ -56,6 +56,13 @@ export class IppService {
   }
 }
 
+/** The encoded server-error-busy answer, with `message`, to a request of which only `head` (its first 8 bytes) was read. */
+export function busyAnswer(head: Buffer, message: string): Buffer {
+  const version = head.length >= 2 ? (supportedVersion([head[0], head[1]]) ?? [1, 1]) : ([2, 0] as [number, number]);
+  const requestId = head.length >= 8 ? head.readUInt32BE(4) : 0;
+  return respond(version, requestId, { status: IPP_STATUS.busy, message, groups: [] });
+}
+
 function errStatus(err: unknown): number {
   return (err as { code?: string }).code === 'IPP_DECODE' ? IPP_STATUS.badRequest : IPP_STATUS.internalError;
 }
