@@ -272,6 +272,7 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
     doors,
     acceptsJobs: () => spool.hasRoom() && store.unfinished() < MAX_UNFINISHED_JOBS,
     idleMs: 10_000,
+    afterLarge: collectGarbageSoon,
     warn: (line) => {
       warnings.push(line);
       logger.warn(line);

@@ -1,7 +1,7 @@
 // One raw-port connection: its bytes (within the byte limit and the memory budget), its host queries, its end as one job.
 import type net from 'node:net';
 import type { Logger } from '../log';
-import type { MemoryBudget } from '../util/memory-budget';
+import { LARGE_BODY_BYTES, type MemoryBudget } from '../util/memory-budget';
 import { HostQueryScanner, withoutHostQueries, type HostQuery } from './host-queries';
 
 /** What a connection needs of its port. */
@@ -18,6 +18,8 @@ export interface RawConnectionDeps {
   budget: MemoryBudget;
   idleMs: number;
   logger: Logger;
+  /** Called once a connection that held more than 1 MiB has let go of its bytes (a collection gives their memory back). */
+  afterLarge: () => void;
   /** Called on each chunk received (the port keeps its connections in order of activity). */
   onActivity: () => void;
   /** Called once when the socket has closed (its job is then submitted). */
@@ -33,6 +35,8 @@ export class RawConnection {
   private size = 0;
   /** Nothing is printed: the connection went over a limit. */
   private dropped = false;
+  /** Most bytes held at once (a dropped connection's count goes back to 0). */
+  private peak = 0;
   private answered = Promise.resolve();
   private finishing = false;
 
@@ -55,7 +59,12 @@ export class RawConnection {
     socket.on('error', () => undefined);
     socket.on('close', () => {
       deps.onClose();
-      this.print().finally(() => deps.budget.give(this.size));
+      const held = this.size;
+      const large = this.peak > LARGE_BODY_BYTES;
+      this.print().finally(() => {
+        deps.budget.give(held);
+        if (large) deps.afterLarge();
+      });
     });
     // half-closed by the client: its bytes are all in; the queue of answers is written before our end
     socket.on('end', () => void this.answered.then(() => socket.end()));
@@ -85,17 +94,23 @@ export class RawConnection {
     this.socket.destroy();
   }
 
-  /** Keeps `chunk` within the byte limit and the memory budget; false (the connection's bytes dropped) when over either. */
+  /**
+   * Keeps `chunk` within the byte limit and the memory budget; false when over either: the connection's bytes are dropped
+   * and given back at once, so of several connections growing together the last ones go on.
+   */
   private hold(chunk: Buffer): boolean {
     const over = this.size + chunk.length > this.deps.maxBytes() ? 'the body limit' : !this.deps.budget.take(chunk.length) ? 'the memory budget' : null;
     if (over) {
       this.deps.logger.warn(`raw port connection over ${over} closed`, { from: this.from, bytes: this.size + chunk.length });
       this.dropped = true;
       this.chunks.length = 0;
+      this.deps.budget.give(this.size);
+      this.size = 0;
       return false;
     }
     this.chunks.push(chunk);
     this.size += chunk.length;
+    this.peak = Math.max(this.peak, this.size);
     return true;
   }
 
@@ -104,7 +119,7 @@ export class RawConnection {
     if (this.dropped) return;
     const data = withoutHostQueries(Buffer.concat(this.chunks));
     this.chunks.length = 0;
-    if (data.toString('latin1').trim().length === 0) return;
+    if (blank(data)) return;
     await this.deps.submit(data, this.from).catch((err: unknown) => this.deps.logger.warn('raw port job refused', { from: this.from, error: (err as Error).message }));
   }
 
@@ -112,4 +127,10 @@ export class RawConnection {
     const reply = await this.deps.ask(query);
     if (reply && !this.socket.destroyed && this.socket.writable) this.socket.write(reply);
   }
+}
+
+/** True when `data` holds only whitespace (a connection that sent nothing to print). */
+function blank(data: Buffer): boolean {
+  for (const byte of data) if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d && byte !== 0x0b && byte !== 0x0c) return false;
+  return true;
 }

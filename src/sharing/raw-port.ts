@@ -26,6 +26,8 @@ export interface RawPortDeps {
   acceptsJobs: () => boolean;
   idleMs: number;
   logger: Logger;
+  /** Called once a connection that held more than 1 MiB has let go of its bytes. */
+  afterLarge: () => void;
 }
 
 /** A connection held, with its place in the port's gate. */
@@ -86,6 +88,7 @@ export class RawPort {
       budget: this.deps.budget,
       idleMs: this.deps.idleMs,
       logger: this.deps.logger,
+      afterLarge: this.deps.afterLarge,
       onActivity: () => this.touch(socket),
       onClose: () => {
         exit();

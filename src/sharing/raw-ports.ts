@@ -32,6 +32,8 @@ export interface RawPortsDeps {
   /** False while the spooler cannot take another job (spool bytes or job count at their limit). */
   acceptsJobs: () => boolean;
   idleMs: number;
+  /** Called once a connection that held more than 1 MiB has let go of its bytes (a collection gives their memory back). */
+  afterLarge: () => void;
   /** Records a port that could not be opened (GET /status warnings). */
   warn: (line: string) => void;
   logger: Logger;
@@ -98,6 +100,7 @@ export class RawPorts {
       doors: this.deps.doors,
       acceptsJobs: this.deps.acceptsJobs,
       idleMs: this.deps.idleMs,
+      afterLarge: this.deps.afterLarge,
       logger: this.deps.logger,
     });
   }

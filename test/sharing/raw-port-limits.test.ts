@@ -36,6 +36,7 @@ async function startPort(options: { budgetBytes?: number; gate?: ConnectionGate;
     doors: options.doors ?? new ConnectionGate({ total: 1000, perAddress: Number.POSITIVE_INFINITY }),
     acceptsJobs: options.acceptsJobs ?? (() => true),
     idleMs: options.idleMs ?? 300,
+    afterLarge: () => undefined,
     logger: silentLogger,
   });
   open.push(raw);
