@@ -7,6 +7,8 @@ import { httpErrorOf } from '../../src/http/error-status';
 import type { DeliveryResult, PreflightOutcome, PreparedDocument, PrinterDriver } from '../../src/kinds/printer-driver';
 import type { PrinterRecord } from '../../src/schemas/printer';
 import { DiskSpool } from '../../src/spooler/disk-spool';
+import { MAX_SPOOL_BYTES, spoolLimit } from '../../src/spooler/spool-limit';
+import { statfsSync } from 'node:fs';
 import type { Submission } from '../../src/spooler/submission';
 import { spoolerHarness } from '../helpers/spooler-harness';
 import { tempDir } from '../helpers/temp-dir';
@@ -85,4 +87,15 @@ test('a spool read back at start counts the jobs it holds against its limit', as
   assert.equal(again.hasRoom(4000), false);
   await again.remove('pj_1');
   assert.equal(again.hasRoom(4000), true);
+});
+
+test('the default limit: half the free space at start, at most 256 MiB', () => {
+  const dir = tempDir('spool-limit');
+  const free = (() => {
+    const fs = statfsSync(dir);
+    return fs.bavail * fs.bsize;
+  })();
+  const limit = spoolLimit(dir);
+  assert.ok(limit <= MAX_SPOOL_BYTES, `${limit}`);
+  assert.ok(limit >= Math.min(MAX_SPOOL_BYTES, Math.floor(free / 2) - 1024 * 1024), `${limit} against ${free} free`);
 });
