@@ -4,7 +4,7 @@ import { httpErrorOf } from './error-status';
 import type { Logger } from '../log';
 import { compileValidator, type Validator } from '../schemas/validate';
 import type { ConnectionGate, GateExit } from '../util/connection-gate';
-import { LARGE_BODY_BYTES, type MemoryBudget } from '../util/memory-budget';
+import { KEYLESS_BODY_BYTES, LARGE_BODY_BYTES, type MemoryBudget } from '../util/memory-budget';
 import { readBody } from './body-reader';
 import { splitStringField } from './json-string-field';
 import { corsHeaders, preflightHeaders } from './cors';
@@ -236,8 +236,8 @@ export class HttpServer {
       if (type !== 'application/ipp') throw new AppError('UNSUPPORTED_MEDIA_TYPE', `Content-Type ${type} is not supported here; send application/ipp`);
       const declared = declaredLength(exchange);
       const limit = this.deps.policy.maxBodyBytes();
-      if (declared !== null && declared <= limit) this.reserve(exchange, declared);
-      body = readBody(res, limit, declared, (size) => this.reserve(exchange, size));
+      if (declared !== null && declared <= limit) this.reserve(exchange, declared, KEYLESS_BODY_BYTES);
+      body = readBody(res, limit, declared, (size) => this.reserve(exchange, size, KEYLESS_BODY_BYTES));
     } catch (err) {
       if (exchange.closeAfter) this.failAfterPacket(exchange, err);
       else if (err instanceof AppError && err.code === 'TOO_BUSY') this.ippBusy(ipp.busy, exchange, err.message);
@@ -369,11 +369,11 @@ export class HttpServer {
   }
 
   /**
-   * Holds `bytes` of a large body against the budget until the answer is sent (growing what the request holds already);
-   * refuses (503, Retry-After) when others hold too much.
+   * Holds `bytes` of a body over `uncounted` against the budget until the answer is sent (growing what the request holds
+   * already); refuses (503, Retry-After) when others hold too much.
    */
-  private reserve(exchange: Exchange, bytes: number): void {
-    if (bytes <= LARGE_BODY_BYTES || bytes <= exchange.reserved) return;
+  private reserve(exchange: Exchange, bytes: number, uncounted = LARGE_BODY_BYTES): void {
+    if (bytes <= uncounted || bytes <= exchange.reserved) return;
     if (!this.budget.take(bytes - exchange.reserved)) {
       throw new AppError('TOO_BUSY', `the device is receiving other large documents; send this one (${bytes} bytes) again shortly`, { headers: { 'Retry-After': '2' } });
     }

@@ -4,6 +4,9 @@
 /** Bytes above which an HTTP body counts against the budget; smaller ones (most API calls, labels) always pass. */
 export const LARGE_BODY_BYTES = 1024 * 1024;
 
+/** Bytes above which a body sent through a keyless door (IPP) counts: its senders need no key, so little goes uncounted. */
+export const KEYLESS_BODY_BYTES = 64 * 1024;
+
 /** A shared allowance of bytes; one holder always fits when none is held (so the largest single request still goes). */
 export class MemoryBudget {
   private heldBytes = 0;

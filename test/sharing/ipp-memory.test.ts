@@ -61,6 +61,8 @@ test('a document kept for Close-Job holds its bytes in the budget: a second one 
   // refused: whether the body itself does not fit (read and dropped) or keeping it for Close-Job would not
   await assert.rejects(sendDocument(s, b, label('kept-b', 3 * MiB), false), /server-error-busy/);
   await assert.rejects(sendDocument(s, b, label('kept-b', 0.9 * MiB), false), /server-error-busy/);
+  // an IPP body over 64 KiB counts while it is read, even when it is not kept
+  await assert.rejects(s.call(OP.printJob, [...who, ...zpl], [], label('print-job', 0.9 * MiB)), /server-error-busy/);
   const upload = await d.api('POST', `/print/${printer.path}`, { raw: label('http', 3 * MiB), headers: { 'Content-Type': 'application/octet-stream' } });
   assert.equal(upload.status, 503, JSON.stringify(upload.body));
 
