@@ -30,6 +30,7 @@ export const ERROR_STATUS: Record<ErrorCode, HttpError> = {
   PRINT_FAILED,
   PRINTER_NOT_READY: { status: 503, message: 'Printer is not ready' },
   SPOOL_FAILED: { status: 507, message: 'Device cannot store the job' },
+  SPOOL_FULL: { status: 507, message: 'Device cannot store the job' },
   QUEUE_FULL: { status: 503, message: 'Device is busy' },
   TOO_BUSY: { status: 503, message: 'Device is busy' },
   SPOOL_WRITE: { status: 507, message: 'Device cannot store the job' },

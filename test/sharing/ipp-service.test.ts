@@ -8,7 +8,7 @@ import type { IppOperations } from '../../src/sharing/ipp-operations';
 import { IppService } from '../../src/sharing/ipp-service';
 import type { PrinterRecord } from '../../src/schemas/printer';
 
-const ORIGIN = { host: '127.0.0.1:631', secure: false };
+const ORIGIN = { host: '127.0.0.1:631', secure: false, hold: () => () => undefined };
 
 function service(run: () => Promise<never>): IppService {
   return new IppService({
