@@ -18,8 +18,6 @@ export const REQUEST_ERROR_CODES = [
   'TOO_MANY_REQUESTS',
   'INTERNAL',
   'PRINT_FAILED',
-  'PRINTER_NOT_READY',
-  'SPOOL_FAILED',
   'QUEUE_FULL',
   'TOO_BUSY',
   'CHANGE_NOT_STORED',
@@ -46,7 +44,9 @@ export const DEVICE_ERROR_CODES = [
   'CANCELED',
   'IO',
   'RENDER_QUEUE_FULL',
+  // the job could not be stored on the device's flash (HTTP 507)
   'SPOOL_WRITE',
+  // a printer's pre-flight said it cannot print now (paper out, head open…; HTTP 503 for the request)
   'NOT_READY',
   'INTERRUPTED',
   'SHUTDOWN',
