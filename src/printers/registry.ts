@@ -8,7 +8,7 @@ import type { ManualPrinter } from '../schemas/settings';
 import { applyChange } from '../settings/apply-change';
 import type { SettingsStore } from '../settings/settings-store';
 import { pathFromUri, printerId } from '../kinds/printer-path';
-import { hostProblem } from '../schemas/host';
+import { hostProblem } from './host-problem';
 
 /** Collaborators of the registry. */
 export interface RegistryDeps {
