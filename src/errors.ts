@@ -96,6 +96,112 @@ export function toDeviceError(err: unknown, fallback: DeviceErrorCode = 'IO'): D
   return new DeviceError(fallback, message);
 }
 
+/**
+ * A render refused at once because `size` jobs run and `maxQueue` wait. Nothing retries it: the print job fails with this
+ * message as its `error` (a `wait: true` request answers 502 Print failed); the HTTP request itself is not refused.
+ */
+export class RenderQueueFullError extends DeviceError {
+  constructor(accepted: number) {
+    super('RENDER_QUEUE_FULL', `render queue is full (${accepted} jobs accepted)`);
+    this.name = 'RenderQueueFullError';
+  }
+}
+
+/** A printer's reply that is not a well-formed ZPL status answer (`~HS`, `~HQ`); the only error those parsers throw. */
+export class ZplParseError extends DeviceError {
+  constructor(message: string) {
+    super('PROTOCOL', message);
+    this.name = 'ZplParseError';
+  }
+}
+
+/** A USB GET_DEVICE_ID reply that holds no IEEE 1284 device ID; the only error that parser throws. */
+export class DeviceIdError extends DeviceError {
+  constructor(message: string) {
+    super('PROTOCOL', message);
+    this.name = 'DeviceIdError';
+  }
+}
+
+/** Bytes that are not a well-formed IPP message: a printer's answer (PROTOCOL), or a request the IPP door answers client-error-bad-request. */
+export class IppDecodeError extends DeviceError {
+  constructor(message: string) {
+    super('PROTOCOL', message);
+    this.name = 'IppDecodeError';
+  }
+}
+
+/** A request body that is not chunked framing (RFC 9112 7.1): its framing, and the connection's, is unknown from there on. */
+export class ChunkedFramingError extends AppError {
+  constructor(message: string) {
+    super('INVALID_REQUEST', message);
+    this.name = 'ChunkedFramingError';
+  }
+}
+
+/**
+ * An IPP answer other than success from the IPP door: `status` is the IPP status-code (RFC 8011 13.1) the client
+ * gets with `message` as its status-message; the code is INVALID_REQUEST for a client-error (0x04xx), else INTERNAL.
+ */
+export class IppFault extends AppError {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(status < 0x0500 ? 'INVALID_REQUEST' : 'INTERNAL', message);
+    this.name = 'IppFault';
+  }
+}
+
+/** Codes of a process that cannot start or was started wrongly (command line, runtime, native cache): never behind HTTP. */
+export const PROCESS_ERROR_CODES = ['USAGE', 'UNSUPPORTED_RUNTIME', 'NATIVE_CACHE'] as const;
+
+/** A stable code for a failure before the daemon serves (its exit status and message say it; no HTTP answer exists). */
+export type ProcessErrorCode = (typeof PROCESS_ERROR_CODES)[number];
+
+/** A failure of the process itself, before anything is served: the CLI prints the message and exits non-zero. */
+export class ProcessError extends Error {
+  readonly code: ProcessErrorCode;
+
+  constructor(code: ProcessErrorCode, message: string, options: { cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'ProcessError';
+    this.code = code;
+  }
+}
+
+/** A bad command line (`printproxyd` flags, `printproxyd render`); the message is shown with the usage, exit 2. */
+export class UsageError extends ProcessError {
+  constructor(message: string) {
+    super('USAGE', message);
+    this.name = 'UsageError';
+  }
+}
+
+/** The running Node has no uWS build here; the message names its version, ABI and arch, and what would work. */
+export class UnsupportedRuntimeError extends ProcessError {
+  constructor(message: string) {
+    super('UNSUPPORTED_RUNTIME', message);
+    this.name = 'UnsupportedRuntimeError';
+  }
+}
+
+/** The native cache cannot be used: a noexec mount, or a folder that cannot be written. The message says which. */
+export class NativeCacheError extends ProcessError {
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super('NATIVE_CACHE', message, options);
+    this.name = 'NativeCacheError';
+  }
+}
+
+/** The native cache folder cannot be created (a read-only partition, say): a NativeCacheError a temporary folder can stand in for. */
+export class NativeFolderError extends NativeCacheError {
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, options);
+    this.name = 'NativeFolderError';
+  }
+}
+
 /** Codes of the fleet-side client (src/fleet/client/): it runs in an ERP's process, never behind the device's HTTP API. */
 export const FLEET_CLIENT_ERROR_CODES = ['FLEET_CONNECT_FAILED', 'FLEET_TIMEOUT', 'FLEET_CLOSED', 'FLEET_BAD_ARGUMENT'] as const;
 

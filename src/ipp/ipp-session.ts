@@ -5,9 +5,6 @@ import { DeviceError } from '../errors';
 import { decodeMessage, encodeRequest, GROUP, TAG, type IppAttribute, type IppMessage, type IppValue } from './ipp-wire';
 import { sleep } from '../util/sleep';
 
-/** Operation codes (RFC 8011 section 5.4.15). */
-export const OP = { printJob: 0x0002, cancelJob: 0x0008, getJobAttributes: 0x0009, getPrinterAttributes: 0x000b } as const;
-
 const STATUS_NAMES: Record<number, string> = {
   0x0000: 'successful-ok',
   0x0001: 'successful-ok-ignored-or-substituted-attributes',

@@ -1,6 +1,6 @@
 // Pool of render workers: sized at construction, bounded queue, per-job timeout, crashed or hung workers replaced, drained on retirement.
 import type { Worker } from 'node:worker_threads';
-import { DeviceError } from '../errors';
+import { DeviceError, RenderQueueFullError } from '../errors';
 import type { Logger } from '../log';
 import type { RenderJob, RenderOutput } from './render-job';
 import { checkCopies, resolveRaster } from './render-options';
@@ -19,17 +19,6 @@ export interface RenderPoolOptions {
   wasm: Uint8Array;
   worker: WorkerSource;
   logger: Logger;
-}
-
-/**
- * A render refused at once because `size` jobs run and `maxQueue` wait. Nothing retries it: the print job fails with this
- * message as its `error` (a `wait: true` request answers 502 Print failed); the HTTP request itself is not refused.
- */
-export class RenderQueueFullError extends DeviceError {
-  constructor(accepted: number) {
-    super('RENDER_QUEUE_FULL', `render queue is full (${accepted} jobs accepted)`);
-    this.name = 'RenderQueueFullError';
-  }
 }
 
 interface Job {

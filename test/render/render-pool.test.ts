@@ -2,9 +2,9 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { DeviceError } from '../../src/errors';
+import { DeviceError, RenderQueueFullError } from '../../src/errors';
 import { silentLogger } from '../../src/log';
-import { RenderPool, RenderQueueFullError, type WorkerSource } from '../../src/render/render-pool';
+import { RenderPool, type WorkerSource } from '../../src/render/render-pool';
 import { barcodePagesPdf } from '../fixtures/pdf/barcode-pdf';
 import { boxedPagePdf, manyPagesPdf } from '../fixtures/pdf/hostile-pdf';
 import { pdfiumWasm } from './pdfium-fixture';

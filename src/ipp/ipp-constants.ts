@@ -1,6 +1,7 @@
-// IPP numbers the printer side speaks (RFC 8011, PWG 5100.11/5100.14): operations, status codes, enums.
+// IPP numbers both sides speak (RFC 8011, PWG 5100.11/5100.14): operations, status codes, enums; the client (ipp/)
+// and the shared printers (sharing/) take them from here.
 
-/** Operations the shared printers support, by code. */
+/** Operations the client sends and the shared printers support, by code (RFC 8011 5.4.15). */
 export const IPP_OP = {
   printJob: 0x0002,
   validateJob: 0x0004,
@@ -15,7 +16,7 @@ export const IPP_OP = {
   identifyPrinter: 0x003c,
 } as const;
 
-/** Status codes a shared printer answers. */
+/** Status codes a shared printer answers (RFC 8011 13.1). */
 export const IPP_STATUS = {
   ok: 0x0000,
   badRequest: 0x0400,
@@ -39,13 +40,3 @@ export const PRINTER_STATE = { idle: 3, processing: 4, stopped: 5 } as const;
 
 /** Resolution units: dots per inch. */
 export const DPI_UNITS = 3;
-
-/** An IPP answer other than success: the status code and a status-message. */
-export class IppFault extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
