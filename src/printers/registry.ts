@@ -3,7 +3,6 @@ import { AppError } from '../errors';
 import type { Logger } from '../log';
 import type { DiscoveryEvent, DiscoverySource } from '../discovery/source';
 import { NOT_SHARED, type Connection, type ContentKind, type CreatePrinterBody, type DiscoveredPrinter, type Dpi, type PatchPrinterBody, type PrinterRecord } from '../schemas/printer';
-export type { PrinterRecord } from '../schemas/printer';
 import type { ManualPrinter } from '../schemas/settings';
 import { applyChange } from '../settings/apply-change';
 import type { SettingsStore } from '../settings/settings-store';

@@ -1,9 +1,11 @@
 // Print routes: POST /print/{target} (JSON or raw body, fan-out over tags) and POST /print/{target}/test (seed 4.5, 4.6).
 import { Type } from '@sinclair/typebox';
 import { AppError, DeviceError } from '../../errors';
-import type { PrinterRecord, PrinterRegistry } from '../../printers/registry';
+import type { PrinterRegistry } from '../../printers/registry';
+import type { PrinterRecord } from '../../schemas/printer';
 import { jobSummary, JobSummarySchema } from '../../schemas/job';
-import { parsePrintRequest, PrintBodySchema, type AllowedRoots, type Submission } from '../print-request';
+import { parsePrintRequest, PrintBodySchema } from '../print-request';
+import type { AllowedRoots, Submission } from '../../spooler/submission';
 import type { Spooler, SubmitOutcome } from '../../spooler/spooler';
 import type { ApiReply, Route } from '../route';
 
