@@ -38,6 +38,10 @@ interface Slot {
   lastError: string | undefined;
 }
 
+function canceled(): DeviceError {
+  return new DeviceError('CANCELED', 'Canceled');
+}
+
 function checkSetting(name: string, value: number, min: number): void {
   if (!Number.isInteger(value) || value < min) throw new DeviceError('RENDER_FAILED', `render pool ${name} must be an integer of at least ${min}, got ${value}`);
 }
@@ -64,10 +68,12 @@ export class RenderPool {
 
   /**
    * Renders `job` (its bytes copied, then moved to a worker); options are checked here first. Rejects with
-   * RenderQueueFullError, or DeviceError RENDER_FAILED / UNSUPPORTED_CONTENT from the checks or the worker.
+   * RenderQueueFullError, or DeviceError RENDER_FAILED / UNSUPPORTED_CONTENT from the checks or the worker. Once
+   * `signal` aborts it rejects with CANCELED: a waiting render is dropped, a running one's worker is ended (and replaced).
    */
-  render(job: RenderJob): Promise<RenderOutput> {
+  render(job: RenderJob, signal?: AbortSignal): Promise<RenderOutput> {
     if (this.closed || this.draining) return Promise.reject(new DeviceError('RENDER_FAILED', 'render pool is closed'));
+    if (signal?.aborted) return Promise.reject(canceled());
     try {
       resolveRaster(job.raster);
       checkCopies(job.encode);
@@ -77,11 +83,38 @@ export class RenderPool {
     if (this.queue.length + this.running() >= this.options.size + this.options.maxQueue) return Promise.reject(new RenderQueueFullError(this.queue.length + this.running()));
     this.fill();
     const result = new Promise<RenderOutput>((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, job: { ...job, bytes: new Uint8Array(job.bytes) }, resolve, reject });
+      const entry: Job = { id: this.nextId++, job: { ...job, bytes: new Uint8Array(job.bytes) }, resolve, reject };
+      this.queue.push(entry);
+      if (signal) this.cancelOnAbort(entry, signal);
       this.dispatch();
     });
     this.track(result);
     return result;
+  }
+
+  /** Rejects `entry` with CANCELED when `signal` aborts before it settles: out of the queue, or its worker ended. */
+  private cancelOnAbort(entry: Job, signal: AbortSignal): void {
+    const onAbort = () => {
+      const waiting = this.queue.indexOf(entry);
+      if (waiting >= 0) this.queue.splice(waiting, 1);
+      const slot = [...this.slots].find((s) => s.job === entry);
+      if (slot) {
+        clearTimeout(slot.timer);
+        slot.job = undefined;
+        void this.end(slot, 'render canceled');
+      }
+      entry.reject(canceled());
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    const { resolve, reject } = entry;
+    entry.resolve = (output) => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(output);
+    };
+    entry.reject = (err) => {
+      signal.removeEventListener('abort', onAbort);
+      reject(err);
+    };
   }
 
   /**
