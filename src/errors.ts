@@ -69,7 +69,7 @@ export class AppError extends Error {
 
   constructor(code: ErrorCode, detail: string, options: { content?: unknown; headers?: Record<string, string>; cause?: unknown } = {}) {
     super(detail, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'AppError';
+    this.name = new.target.name;
     this.code = code;
     this.content = options.content;
     this.headers = options.headers ?? {};
@@ -84,7 +84,6 @@ export class DeviceError extends AppError {
 
   constructor(code: DeviceErrorCode, message: string, bytesSent?: number) {
     super(code, message);
-    this.name = 'DeviceError';
     this.bytesSent = bytesSent;
   }
 }
@@ -103,41 +102,31 @@ export function toDeviceError(err: unknown, fallback: DeviceErrorCode = 'IO'): D
 export class RenderQueueFullError extends DeviceError {
   constructor(accepted: number) {
     super('RENDER_QUEUE_FULL', `render queue is full (${accepted} jobs accepted)`);
-    this.name = 'RenderQueueFullError';
   }
+}
+
+/** A subclass of `Base` whose every error carries `code`, made from a message alone; `name` names it in logs. */
+function fixedCode<Code, Instance extends Error>(Base: new (code: Code, message: string) => Instance, code: Code, name: string): new (message: string) => Instance {
+  const Fixed = class extends (Base as new (code: Code, message: string) => Error) {
+    constructor(message: string) {
+      super(code, message);
+      this.name = name;
+    }
+  };
+  return Fixed as unknown as new (message: string) => Instance;
 }
 
 /** A printer's reply that is not a well-formed ZPL status answer (`~HS`, `~HQ`); the only error those parsers throw. */
-export class ZplParseError extends DeviceError {
-  constructor(message: string) {
-    super('PROTOCOL', message);
-    this.name = 'ZplParseError';
-  }
-}
+export const ZplParseError = fixedCode(DeviceError, 'PROTOCOL', 'ZplParseError');
 
 /** A USB GET_DEVICE_ID reply that holds no IEEE 1284 device ID; the only error that parser throws. */
-export class DeviceIdError extends DeviceError {
-  constructor(message: string) {
-    super('PROTOCOL', message);
-    this.name = 'DeviceIdError';
-  }
-}
+export const DeviceIdError = fixedCode(DeviceError, 'PROTOCOL', 'DeviceIdError');
 
 /** Bytes that are not a well-formed IPP message: a printer's answer (PROTOCOL), or a request the IPP door answers client-error-bad-request. */
-export class IppDecodeError extends DeviceError {
-  constructor(message: string) {
-    super('PROTOCOL', message);
-    this.name = 'IppDecodeError';
-  }
-}
+export const IppDecodeError = fixedCode(DeviceError, 'PROTOCOL', 'IppDecodeError');
 
 /** A request body that is not chunked framing (RFC 9112 7.1): its framing, and the connection's, is unknown from there on. */
-export class ChunkedFramingError extends AppError {
-  constructor(message: string) {
-    super('INVALID_REQUEST', message);
-    this.name = 'ChunkedFramingError';
-  }
-}
+export const ChunkedFramingError = fixedCode(AppError, 'INVALID_REQUEST', 'ChunkedFramingError');
 
 /**
  * An IPP answer other than success from the IPP door: `status` is the IPP status-code (RFC 8011 13.1) the client
@@ -149,7 +138,6 @@ export class IppFault extends AppError {
     message: string,
   ) {
     super(status < 0x0500 ? 'INVALID_REQUEST' : 'INTERNAL', message);
-    this.name = 'IppFault';
   }
 }
 
@@ -165,42 +153,26 @@ export class ProcessError extends Error {
 
   constructor(code: ProcessErrorCode, message: string, options: { cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'ProcessError';
+    this.name = new.target.name;
     this.code = code;
   }
 }
 
 /** A bad command line (`printproxyd` flags, `printproxyd render`); the message is shown with the usage, exit 2. */
-export class UsageError extends ProcessError {
-  constructor(message: string) {
-    super('USAGE', message);
-    this.name = 'UsageError';
-  }
-}
+export const UsageError = fixedCode(ProcessError, 'USAGE', 'UsageError');
 
 /** The running Node has no uWS build here; the message names its version, ABI and arch, and what would work. */
-export class UnsupportedRuntimeError extends ProcessError {
-  constructor(message: string) {
-    super('UNSUPPORTED_RUNTIME', message);
-    this.name = 'UnsupportedRuntimeError';
-  }
-}
+export const UnsupportedRuntimeError = fixedCode(ProcessError, 'UNSUPPORTED_RUNTIME', 'UnsupportedRuntimeError');
 
 /** The native cache cannot be used: a noexec mount, or a folder that cannot be written. The message says which. */
 export class NativeCacheError extends ProcessError {
   constructor(message: string, options: { cause?: unknown } = {}) {
     super('NATIVE_CACHE', message, options);
-    this.name = 'NativeCacheError';
   }
 }
 
 /** The native cache folder cannot be created (a read-only partition, say): a NativeCacheError a temporary folder can stand in for. */
-export class NativeFolderError extends NativeCacheError {
-  constructor(message: string, options: { cause?: unknown } = {}) {
-    super(message, options);
-    this.name = 'NativeFolderError';
-  }
-}
+export class NativeFolderError extends NativeCacheError {}
 
 /** Codes of the fleet-side client (src/fleet/client/): it runs in an ERP's process, never behind the device's HTTP API. */
 export const FLEET_CLIENT_ERROR_CODES = ['FLEET_CONNECT_FAILED', 'FLEET_TIMEOUT', 'FLEET_CLOSED', 'FLEET_BAD_ARGUMENT'] as const;
