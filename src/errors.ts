@@ -18,6 +18,7 @@ export const REQUEST_ERROR_CODES = [
   'TOO_MANY_REQUESTS',
   'INTERNAL',
   'PRINT_FAILED',
+  // the same 503 answer for two causes a log must tell apart: too many unfinished jobs, or large bodies over the memory budget
   'QUEUE_FULL',
   'TOO_BUSY',
   'CHANGE_NOT_STORED',
