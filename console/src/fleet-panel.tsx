@@ -1,7 +1,8 @@
 // Fleet: the MQTT bridge's settings (GET/PUT /fleet) and its state (`fleet` in GET /status); secrets are write-only.
 import { useEffect, useState } from 'preact/hooks';
 import { useSession } from './session';
-import type { DeviceStatus, FleetSettings, FleetStatus } from './types';
+import type { DeviceStatus } from '../../src/schemas/device';
+import type { FleetSettings, FleetStatus } from '../../src/schemas/fleet';
 import { ErrorText, useAction } from './ui';
 import { timeText } from './words';
 

@@ -28,8 +28,6 @@ export const ERROR_STATUS: Record<ErrorCode, HttpError> = {
   HTTP_VERSION_NOT_SUPPORTED: { status: 505, message: 'HTTP version not supported' },
   INTERNAL: { status: 500, message: 'An error occurred.' },
   PRINT_FAILED,
-  PRINTER_NOT_READY: { status: 503, message: 'Printer is not ready' },
-  SPOOL_FAILED: { status: 507, message: 'Device cannot store the job' },
   SPOOL_FULL: { status: 507, message: 'Device cannot store the job' },
   QUEUE_FULL: { status: 503, message: 'Device is busy' },
   TOO_BUSY: { status: 503, message: 'Device is busy' },

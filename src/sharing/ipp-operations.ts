@@ -1,5 +1,5 @@
 // The IPP operations of a shared printer (PWG 5100.14): jobs go into the spooler; state is read from it and the printer.
-import { AppError } from '../errors';
+import { AppError, IppFault } from '../errors';
 import type { PrinterLanguage } from '../filters/filters';
 import { GROUP, type IppAttribute, type IppRequest } from '../ipp/ipp-wire';
 import type { Logger } from '../log';
@@ -8,7 +8,7 @@ import type { LiveStatus, PrinterRecord } from '../schemas/printer';
 import type { Readiness } from '../schemas/readiness';
 import type { Submission } from '../spooler/submission';
 import type { SubmitOutcome } from '../spooler/spooler';
-import { IPP_OP, IPP_STATUS, IppFault, JOB_STATE } from './ipp-constants';
+import { IPP_OP, IPP_STATUS, JOB_STATE } from '../ipp/ipp-constants';
 import type { IppJob, IppJobTable } from './ipp-job-table';
 import { PrinterStateClock } from './ipp-printer-state';
 import { booleanOf, groupOf, integerOf, optionsOf, stringsOf, valueOf } from './ipp-request-attributes';

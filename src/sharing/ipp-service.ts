@@ -1,8 +1,9 @@
 // The IPP endpoint of shared printers: checks each request (RFC 8011 4.1), finds the printer, runs the operation, encodes the answer.
-import { decodeRequest, encodeResponse, GROUP, IppDecodeError, TAG, type IppAttribute, type IppRequest } from '../ipp/ipp-wire';
+import { IppDecodeError, IppFault } from '../errors';
+import { decodeRequest, encodeResponse, GROUP, TAG, type IppAttribute, type IppRequest } from '../ipp/ipp-wire';
 import type { Logger } from '../log';
 import type { PrinterRecord } from '../schemas/printer';
-import { IPP_STATUS, IppFault } from './ipp-constants';
+import { IPP_STATUS } from '../ipp/ipp-constants';
 import type { IppAnswer, IppOperations } from './ipp-operations';
 import { charset, language, text } from './ipp-values';
 

@@ -9,7 +9,7 @@ import net from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { encodeRequest, GROUP, TAG } from '../../src/ipp/ipp-wire';
-import { IPP_OP } from '../../src/sharing/ipp-constants';
+import { IPP_OP } from '../../src/ipp/ipp-constants';
 import { ZplPrinterEmulator } from '../fixtures/zebra-tcp-printer';
 import { freePort } from '../fixtures/ipp-everywhere';
 import { startDaemon, type DaemonHandle } from '../helpers/daemon-process';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { readFileSync } from 'node:fs';
 import { IppSession } from '../../src/ipp/ipp-session';
-import { IPP_OP as OP } from '../../src/sharing/ipp-constants';
+import { IPP_OP as OP } from '../../src/ipp/ipp-constants';
 import { TAG } from '../../src/ipp/ipp-wire';
 import { ZplPrinterEmulator } from '../fixtures/zebra-tcp-printer';
 import { freePort } from '../fixtures/ipp-everywhere';

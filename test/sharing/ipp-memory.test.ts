@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import net from 'node:net';
 import { IppSession } from '../../src/ipp/ipp-session';
-import { IPP_OP as OP } from '../../src/sharing/ipp-constants';
+import { IPP_OP as OP } from '../../src/ipp/ipp-constants';
 import { encodeRequest, GROUP, TAG } from '../../src/ipp/ipp-wire';
 import { FakeUsbBus } from '../fixtures/fake-usb';
 import { ZplPrinterEmulator } from '../fixtures/zebra-tcp-printer';

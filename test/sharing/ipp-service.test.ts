@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { decodeMessage, GROUP, TAG } from '../../src/ipp/ipp-wire';
 import { silentLogger } from '../../src/log';
-import { IPP_STATUS } from '../../src/sharing/ipp-constants';
+import { IPP_STATUS } from '../../src/ipp/ipp-constants';
 import type { IppOperations } from '../../src/sharing/ipp-operations';
 import { IppService } from '../../src/sharing/ipp-service';
 import type { PrinterRecord } from '../../src/schemas/printer';
