@@ -4,6 +4,8 @@ import { join, resolve } from 'node:path';
 import { buildInfo } from './build-info';
 import type { DaemonOptions } from './cli';
 import { readDeviceStatus } from './device/device-status';
+import type { DeviceStatus } from './schemas/device';
+import type { FleetStatus } from './schemas/fleet';
 import { execRunner } from './device/netbird-status';
 import { cachedSystemInfo, lanAddress } from './device/system-info';
 import { ensureTlsPair } from './device/tls-cert';
@@ -61,6 +63,11 @@ import { IppService } from './sharing/ipp-service';
 import { RawPorts } from './sharing/raw-ports';
 import { printerServices } from './sharing/printer-services';
 import { printerIconPng } from './sharing/printer-icon';
+import { connect as mqttConnect } from 'mqtt';
+import { ApiDispatcher } from './http/api-dispatch';
+import { fleetRoutes } from './http/routes/fleet';
+import { FleetBridge } from './fleet/fleet-bridge';
+import { FleetSettingsStore } from './fleet/fleet-settings-store';
 
 /** Where the daemon ended up listening. */
 export interface RunningDaemon {
@@ -177,8 +184,13 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
 
   const build = buildInfo();
   const system = cachedSystemInfo();
+  const fleetDir = join(dataDir, 'fleet');
+  const fleetSettings = new FleetSettingsStore(fleetDir, () => settings.value.deviceId);
+  // made once the listeners are up; the routes reach it through this variable
+  let fleet: FleetBridge | null = null;
+  const fleetWarnings = () => [...warnings, ...(fleet?.warnings() ?? [])];
   const routes: Route[] = [
-    ...statusRoutes(() => readDeviceStatus({ system, build, deviceId: () => settings.value.deviceId, extensions: () => settings.value.extensions, run: execRunner, warnings: () => warnings })),
+    ...statusRoutes(() => withFleet(readDeviceStatus({ system, build, deviceId: () => settings.value.deviceId, extensions: () => settings.value.extensions, run: execRunner, warnings: fleetWarnings }), () => fleet?.status())),
     ...printerRoutes({ registry, status }),
     ...printRoutes({
       registry,
@@ -195,6 +207,11 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
     ...shareRoutes(settings),
     ...extensionRoutes(settings),
     ...webhookRoutes(webhooks),
+    ...fleetRoutes({
+      settings: fleetSettings,
+      apply: (previous) => fleet?.reconfigure(previous) ?? Promise.resolve(),
+      changed: () => void bus.emit('device.settings', { changed: ['fleet'] }),
+    }),
   ];
   let httpPort = 0;
   const ippJobs = new IppJobTable();
@@ -275,6 +292,12 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
   };
   advertisePrinters();
   const stopAdvertWatch = advertiser ? [settings.onChange(advertisePrinters), registry.onChange(advertisePrinters)] : [];
+  fleet = await FleetBridge.open({
+    dir: fleetDir, settings: fleetSettings, dispatcher: new ApiDispatcher(routes, logger), bus, job: (jobId) => spooler.get(jobId),
+    maxBodyBytes: () => settings.value.maxBodyBytes, connect: mqttConnect, bootId, version: build.version, logger, now: Date.now, random: Math.random,
+  });
+  fleet.start();
+  const fleetBridge = fleet;
 
   return {
     httpPort,
@@ -282,6 +305,7 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
     ippPort,
     events: bus,
     async stop() {
+      await fleetBridge.stop();
       await server.close();
       for (const stop of [...stopRawPortWatch, ...stopAdvertWatch]) stop();
       await rawPorts.close();
@@ -299,6 +323,15 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
       await settings.flush();
     },
   };
+}
+
+/** The status content with `fleet` added (when the bridge is up). */
+function withFleet(status: DeviceStatus | Promise<DeviceStatus>, fleet: () => FleetStatus | undefined): DeviceStatus | Promise<DeviceStatus> {
+  const add = (s: DeviceStatus): DeviceStatus => {
+    const f = fleet();
+    return f ? { ...s, fleet: f } : s;
+  };
+  return status instanceof Promise ? status.then(add) : add(status);
 }
 
 /** The kind that addresses new manual printers at `connection`; a connection no kind serves is a 400. */

@@ -4,6 +4,8 @@
 export const REQUEST_ERROR_CODES = [
   'INVALID_REQUEST',
   'UNAUTHORIZED',
+  // a route this channel may not reach (credential writes over the fleet's MQTT)
+  'FORBIDDEN',
   'PRINTER_NOT_FOUND',
   'JOB_NOT_FOUND',
   'NOT_FOUND',

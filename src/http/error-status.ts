@@ -13,6 +13,7 @@ const PRINT_FAILED: HttpError = { status: 502, message: 'Print failed' };
 export const ERROR_STATUS: Record<ErrorCode, HttpError> = {
   INVALID_REQUEST: { status: 400, message: 'Invalid request' },
   UNAUTHORIZED: { status: 401, message: 'Unauthorized' },
+  FORBIDDEN: { status: 403, message: 'Forbidden' },
   PRINTER_NOT_FOUND: { status: 404, message: 'Printer not found' },
   JOB_NOT_FOUND: { status: 404, message: 'Job not found' },
   NOT_FOUND: { status: 404, message: 'Not found' },

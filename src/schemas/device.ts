@@ -1,5 +1,6 @@
 // Device status schemas (seed 2.6): response documentation for GET /status.
 import { Type, type Static } from '@sinclair/typebox';
+import { FleetStatusSchema } from './fleet';
 
 /** One extension instance status (seed 2.6); every field but id/active is a string. */
 export const ExtensionInstanceStatusSchema = Type.Object({
@@ -44,6 +45,7 @@ export const DeviceStatusSchema = Type.Object({
   deviceId: Type.String(),
   extensions: Type.Array(ExtensionStatusSchema),
   warnings: Type.Array(Type.String()),
+  fleet: Type.Optional(FleetStatusSchema),
 });
 /** Device status. */
 export type DeviceStatus = Static<typeof DeviceStatusSchema>;

@@ -2,7 +2,7 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import mqtt, { type MqttClient, type IClientOptions } from 'mqtt';
-import { startBroker, type Broker } from '../fixtures/mosquitto-broker.ts';
+import { startBroker, type Broker } from '../fixtures/mosquitto-broker';
 
 let broker: Broker;
 const clients: MqttClient[] = [];

@@ -44,18 +44,26 @@ export function printRoutes(deps: PrintRouteDeps): Route[] {
     },
     {
       method: 'post', path: '/print/{target}/test', tag: 'print', summary: 'Print a test label, receipt or page',
-      responses: { 404: 'Printer not found', 502: 'Print failed', 503: 'Printer is not ready' },
+      query: [{ name: 'wait', description: '`false` to answer 201 with the job once it is spooled (as the fleet bridge asks)' }],
+      responses: { 201: 'Test job accepted (wait=false)', 404: 'Printer not found', 502: 'Print failed', 503: 'Printer is not ready' },
       handler: async (req) => {
         const printers = deps.registry.resolveTarget(req.params.target);
+        const wait = waitQuery(req.query.get('wait'));
         const outcomes = await Promise.all(
-          printers.map(async (printer) => deps.spooler.submit({ ...(await testDocument(deps, printer)), source: 'test', wait: true, options: {}, idempotencyKey: null }, [printer], req.params.target)),
+          printers.map(async (printer) => deps.spooler.submit({ ...(await testDocument(deps, printer)), source: 'test', wait, options: {}, idempotencyKey: null }, [printer], req.params.target)),
         );
         const merged: SubmitOutcome = { jobs: outcomes.flatMap((o) => o.jobs), replay: false, notReady: new Map(outcomes.flatMap((o) => [...o.notReady])) };
-        const { status, message } = printReply(merged, true);
-        return { status, message, content: null };
+        const reply = printReply(merged, wait);
+        return wait ? { status: reply.status, message: reply.message, content: null } : reply;
       },
     },
   ];
+}
+
+/** The `wait` query of a test print: absent or `true` waits, `false` answers once spooled; anything else is a 400. */
+function waitQuery(value: string | null): boolean {
+  if (value !== null && value !== 'true' && value !== 'false') throw new AppError('INVALID_REQUEST', 'wait must be true or false');
+  return value !== 'false';
 }
 
 /** The printer's test document; a document that cannot be built (the JPEG render) is a failed print, not a bug. */

@@ -1,0 +1,54 @@
+// SIGKILL of the daemon: the broker publishes the Will (online: false, same epoch) within 1.5 x keepalive; a request
+// published while the device is down is printed exactly once after it restarts; the new birth has a higher epoch.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startBroker, type Broker } from '../fixtures/mosquitto-broker';
+import { ZplPrinterEmulator } from '../fixtures/zebra-tcp-printer';
+import type { DaemonHandle } from '../helpers/daemon-process';
+import { valueWithin } from '../helpers/until';
+import { addZplPrinter, printedMarkers, record, startDevice, type Recorder } from './bridge-harness';
+
+const DEVICE = 'dev-k';
+const P = `printproxy/v1/${DEVICE}`;
+const KEEPALIVE_SEC = 5;
+let broker: Broker;
+let emulator: ZplPrinterEmulator;
+let daemon: DaemonHandle | null = null;
+let fleet: Recorder;
+let port: number;
+
+before(async () => {
+  broker = await startBroker();
+  emulator = new ZplPrinterEmulator();
+  port = await emulator.start();
+  fleet = await record(broker);
+});
+after(async () => {
+  await daemon?.stop();
+  await fleet?.end();
+  await emulator?.stop();
+  await broker?.stop();
+});
+
+test('SIGKILL: Will within 1.5 x keepalive; a request sent while down prints once after the restart; the new birth has a higher epoch', async () => {
+  daemon = await startDevice(broker, DEVICE);
+  const printer = await addZplPrinter(daemon, emulator, port);
+  const birth = await valueWithin('birth', 10_000, () => fleet.json(`${P}/status`).find((s) => s.online === true));
+  const dataDir = daemon.dataDir;
+  const killedAt = Date.now();
+  await daemon.stop('SIGKILL');
+  daemon = null;
+  const will = await valueWithin('the Will', 1.5 * KEEPALIVE_SEC * 1000, () => fleet.json(`${P}/status`).find((s) => s.online === false));
+  console.log(`Will published ${Date.now() - killedAt} ms after SIGKILL (keepalive ${KEEPALIVE_SEC} s)`);
+  assert.deepEqual(will, { online: false, epoch: birth.epoch });
+  await fleet.client.publishAsync(`${P}/req`, JSON.stringify({ id: 'while-down', method: 'POST', path: `/print/${printer}`, body: { contentType: 'zpl', content: '^XA^FDwhile-down^FS^XZ' } }), { qos: 1 });
+  daemon = await startDevice(broker, DEVICE, { dataDir, join: false });
+  const answer = await valueWithin('answer to the request sent while down', 30_000, () => fleet.json(`${P}/res`).find((a) => a.id === 'while-down'));
+  assert.equal(answer.status, 200);
+  const again = await valueWithin('second birth', 10_000, () => fleet.json(`${P}/status`).filter((s) => s.online === true).at(-1));
+  assert.ok(again.epoch > birth.epoch, `epoch ${again.epoch} > ${birth.epoch}`);
+  assert.notEqual(again.bootId, birth.bootId);
+  await fleet.client.publishAsync(`${P}/req`, JSON.stringify({ id: 'barrier', method: 'GET', path: '/status' }), { qos: 1 });
+  await valueWithin('barrier', 20_000, () => fleet.json(`${P}/res`).find((a) => a.id === 'barrier'));
+  assert.equal(printedMarkers(emulator).get('while-down'), 1);
+});
