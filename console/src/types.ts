@@ -60,7 +60,7 @@ export interface FleetStatus {
 /** GET/PUT /fleet; `key` and `password` read `********` when set, and sent back so they keep the stored value. */
 export interface FleetSettings {
   enabled: boolean;
-  brokerUrl: string;
+  brokerUrl: string | null;
   deviceId: string;
   topicPrefix: string;
   username: string | null;
