@@ -38,8 +38,8 @@ async function save(page: Page): Promise<void> {
 async function fleetPanel(page: Page): Promise<void> {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings', exact: true }).click();
   await page.getByRole('heading', { name: 'Fleet', level: 2 }).waitFor();
-  await page.getByLabel('Broker URL').waitFor({ state: 'visible' });
-  await page.waitForFunction(() => !(document.getElementById('fl-url') as HTMLInputElement | null)?.disabled);
+  // the form is enabled once GET /fleet has filled it
+  await page.locator('#fl-url:not([disabled])').waitFor();
 }
 
 for (const [i, width] of WIDTHS.entries()) {
