@@ -12,6 +12,7 @@
 import { execSync, spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync } from 'node:fs';
 import http from 'node:http';
+import mqtt, { type MqttClient } from 'mqtt';
 import { join } from 'node:path';
 import { startBroker, type Broker } from '../test/fixtures/mosquitto-broker';
 import { ZplPrinterEmulator } from '../test/fixtures/zebra-tcp-printer';
@@ -179,13 +180,16 @@ async function roundTrips(broker: Broker, fleet: FleetClient, entry: string | un
     if (a.status !== 201 && a.status !== 200) throw new Error(`answer ${a.status}`);
   });
   const httpJob = () => httpPrint(d, agent, printer, json);
+  const floor = await bareResponder(broker, 'bench-floor');
+  const floorJob = () => fleet.request('bench-floor', { method: 'POST', path: `/print/${printer}`, body }, { deadlineMs: 30_000, retries: 0 }).then(() => undefined);
   await atRate(50, 1, mqttJob);
   await atRate(50, 1, httpJob);
   console.log('| path | jobs/s | p50 ms | p99 ms | failed |');
   console.log('|---|---|---|---|---|');
   const p50s: Record<string, number> = {};
   for (const rate of [50, 500]) {
-    for (const [name, fire] of [['MQTT (fleet client → broker → bridge → answer)', mqttJob], ['HTTP on loopback', httpJob]] as const) {
+    const paths = [['MQTT (fleet client → broker → bridge → answer)', mqttJob], ['MQTT floor (a bare responder, no daemon)', floorJob], ['HTTP on loopback', httpJob]] as const;
+    for (const [name, fire] of paths) {
       const { ms, failed } = await atRate(rate, SECONDS, fire);
       p50s[`${name}@${rate}`] = percentile(ms, 50);
       console.log(`| ${name} | ${rate} | ${percentile(ms, 50).toFixed(2)} | ${percentile(ms, 99).toFixed(2)} | ${failed} |`);
@@ -197,8 +201,23 @@ async function roundTrips(broker: Broker, fleet: FleetClient, entry: string | un
   }
   console.log('targets at 50 jobs/s over MQTT: p50 <= 5 ms, p99 <= 25 ms');
   agent.destroy();
+  await floor.endAsync();
   await d.stop();
   await emulator.stop();
+}
+
+/** A device stand-in that answers every request at once (TCP_NODELAY on): the floor of an MQTT round trip here. */
+async function bareResponder(broker: Broker, deviceId: string): Promise<MqttClient> {
+  const id = broker.cert(deviceId);
+  const client = await mqtt.connectAsync(broker.url, { protocolVersion: 5, ca: broker.ca, cert: id.cert, key: id.key, clientId: deviceId });
+  (client.stream as { setNoDelay?: (on: boolean) => void }).setNoDelay?.(true);
+  client.on('message', (_topic, payload, packet) => {
+    const { id: requestId } = JSON.parse(payload.toString()) as { id: string };
+    const answer = JSON.stringify({ id: requestId, status: 201, body: { status: 'success' } });
+    client.publish(packet.properties?.responseTopic ?? `printproxy/v1/${deviceId}/res`, answer, { qos: 1, properties: { correlationData: packet.properties?.correlationData } });
+  });
+  await client.subscribeAsync(`printproxy/v1/${deviceId}/req`, { qos: 1 });
+  return client;
 }
 
 async function rssSamples(pid: number, count: number): Promise<number> {
