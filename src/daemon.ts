@@ -66,7 +66,7 @@ import { printerIconPng } from './sharing/printer-icon';
 import { connect as mqttConnect } from 'mqtt';
 import { ApiDispatcher } from './http/api-dispatch';
 import { fleetRoutes } from './http/routes/fleet';
-import { FleetBridge } from './fleet/fleet-bridge';
+import { FleetBridge, type FleetBridgeDeps } from './fleet/fleet-bridge';
 import { FleetSettingsStore } from './fleet/fleet-settings-store';
 
 /** Where the daemon ended up listening. */
@@ -292,11 +292,11 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
   };
   advertisePrinters();
   const stopAdvertWatch = advertiser ? [settings.onChange(advertisePrinters), registry.onChange(advertisePrinters)] : [];
-  fleet = await FleetBridge.open({
+  fleet = await openFleet({
     dir: fleetDir, settings: fleetSettings, dispatcher: new ApiDispatcher(routes, logger), bus, job: (jobId) => spooler.get(jobId),
     maxBodyBytes: () => settings.value.maxBodyBytes, connect: mqttConnect, bootId, version: build.version, logger, now: Date.now, random: Math.random,
-  });
-  fleet.start();
+  }, warnings);
+  fleet?.start();
   const fleetBridge = fleet;
 
   return {
@@ -305,7 +305,7 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
     ippPort,
     events: bus,
     async stop() {
-      await fleetBridge.stop();
+      await fleetBridge?.stop();
       await server.close();
       for (const stop of [...stopRawPortWatch, ...stopAdvertWatch]) stop();
       await rawPorts.close();
@@ -323,6 +323,18 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
       await settings.flush();
     },
   };
+}
+
+/** Opens the fleet bridge; one that cannot open its files is a warning in GET /status, and the daemon serves without it. */
+async function openFleet(deps: FleetBridgeDeps, warnings: string[]): Promise<FleetBridge | null> {
+  try {
+    return await FleetBridge.open(deps);
+  } catch (err) {
+    const line = `fleet unavailable: ${(err as Error).message}`;
+    warnings.push(line);
+    deps.logger.warn(line);
+    return null;
+  }
 }
 
 /** The status content with `fleet` added (when the bridge is up). */

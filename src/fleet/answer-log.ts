@@ -8,7 +8,8 @@ import { Mutex } from '../util/mutex';
 
 /** Where and how the answer to one request goes: its id, topic and MQTT 5 correlation data (base64). */
 export interface ReplyRoute {
-  id: string | number;
+  /** null for a request that is not JSON or has no id. */
+  id: string | number | null;
   topic: string;
   correlation: string | null;
 }

@@ -25,6 +25,8 @@ export type PublishLine = (line: string) => Promise<void>;
 export class EventOutbox {
   private readonly lock = new Mutex();
   private waiting: string[] = [];
+  /** Lines of the batch being written (counted as pending already). */
+  private inWrite = 0;
   private writing: Promise<void> | null = null;
   private count: number;
   private bytes: number;
@@ -40,7 +42,7 @@ export class EventOutbox {
 
   /** Events waiting on disk (an estimate after a restart, exact after the first drain). */
   get pending(): number {
-    return this.count + this.waiting.length;
+    return this.count + this.inWrite + this.waiting.length;
   }
 
   /** Appends `line`; resolves once it is on disk (a failed write is logged and the event lost). */
@@ -82,7 +84,8 @@ export class EventOutbox {
     while (this.waiting.length > 0) {
       const batch = this.waiting;
       this.waiting = [];
-      await this.lock.run(() => this.write(batch));
+      this.inWrite = batch.length;
+      await this.lock.run(() => this.write(batch)).finally(() => (this.inWrite = 0));
     }
     this.writing = null;
   }

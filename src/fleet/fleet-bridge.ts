@@ -144,16 +144,19 @@ export class FleetBridge {
     void this.drainOutbox();
   }
 
+  /** Publishes the outbox in order while connected; events stored during a drain are drained too, never left behind. */
   private async drainOutbox(): Promise<void> {
     if (this.draining) return;
     this.draining = true;
+    let emptied = false;
     try {
       const link = this.link;
-      if (!link) return;
-      await this.outbox.drain((line) => link.publish(this.topics.event(eventType(line)), line));
+      if (link?.connected) emptied = await this.outbox.drain((line) => this.publishEvent(link, line));
     } finally {
       this.draining = false;
     }
+    // an event stored after the drain's last read, whose own drain call found this one running
+    if (emptied && this.outbox.pending > 0 && this.link?.connected) void this.drainOutbox();
   }
 
   private onEvent(event: DeviceEvent): void {
@@ -163,12 +166,20 @@ export class FleetBridge {
     const line = JSON.stringify({ ...event, bootId: this.deps.bootId });
     const link = this.link;
     if (link?.connected && !this.draining && this.outbox.pending === 0) {
-      link.publish(this.topics.event(event.type), line).catch(() => void this.outbox.add(line));
+      this.publishEvent(link, line).catch(() => void this.outbox.add(line));
     } else {
       void this.outbox.add(line).then(() => {
         if (this.link?.connected) void this.drainOutbox();
       });
     }
+  }
+
+  /** Publishes one event line on P/events/<type>; one larger than the broker takes is dropped (logged), never retried. */
+  private publishEvent(link: FleetLink, line: string): Promise<void> {
+    return link.publish(this.topics.event(eventType(line)), line).catch((err: unknown) => {
+      if (!(err instanceof AppError && err.code === 'PAYLOAD_TOO_LARGE')) throw err;
+      this.deps.logger.warn('fleet: an event larger than the broker accepts was dropped', { reason: err.message });
+    });
   }
 
   private schedulePrinters(): void {
@@ -202,7 +213,8 @@ export class FleetBridge {
       payload = JSON.stringify({ id: route.id, status: small.status, body: small.body });
     }
     const properties = route.correlation ? { correlationData: Buffer.from(route.correlation, 'base64') } : undefined;
-    link.publish(route.topic, payload, { properties }).catch(() => {
+    link.publish(route.topic, payload, { properties }).catch((err: unknown) => {
+      if (err instanceof AppError && err.code === 'PAYLOAD_TOO_LARGE') return;
       if (this.unsent.length < MAX_UNSENT_ANSWERS) this.unsent.push({ route, answer });
     });
   }

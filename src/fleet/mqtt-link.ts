@@ -2,6 +2,7 @@
 // our own backoff with full jitter, the retained birth and Will with the persisted epoch, and publishes that fail fast
 // while the link is down instead of queueing in memory.
 import type { IClientOptions, IPublishPacket, MqttClient, IConnackPacket } from 'mqtt';
+import { AppError } from '../errors';
 import type { Logger } from '../log';
 import type { FleetSettings } from '../schemas/fleet';
 import { Backoff, STABLE_MS } from './backoff';
@@ -95,12 +96,12 @@ export class FleetLink {
     return this.brokerMaxPacket - PACKET_OVERHEAD;
   }
 
-  /** Publishes at QoS 1; resolves on PUBACK, rejects when down, when the link drops first, or when too large for the broker. */
+  /** Publishes at QoS 1; resolves on PUBACK, rejects when down, when the link drops first, or (PAYLOAD_TOO_LARGE) when too large for the broker. */
   publish(topic: string, payload: string | Buffer, options: PublishOptions = {}): Promise<void> {
     const client = this.client;
     if (!this.up || !client) return Promise.reject(new Error('not connected to the fleet broker'));
     const size = Buffer.byteLength(payload) + Buffer.byteLength(topic);
-    if (size > this.maxPublishBytes) return Promise.reject(new Error(`message of ${size} bytes is larger than the broker accepts`));
+    if (size > this.maxPublishBytes) return Promise.reject(new AppError('PAYLOAD_TOO_LARGE', `message of ${size} bytes is larger than the broker accepts`));
     return new Promise((resolve, reject) => {
       const fail = (err: Error) => {
         this.inflight.delete(fail);

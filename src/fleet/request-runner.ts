@@ -61,7 +61,7 @@ export class RequestRunner {
     const route = this.replyRoute(packet, idOf(parsed));
     const limit = this.deps.settings().inlineMaxBytes;
     if (payload.length > limit) return this.refuse(route, new AppError('PAYLOAD_TOO_LARGE', `the request is ${payload.length} bytes; at most ${limit} (inlineMaxBytes) are taken inline: send large documents as pdf_url`));
-    if (!request) return this.refuse({ ...route, id: route.id ?? null }, new AppError('INVALID_REQUEST', invalidReason(parsed)));
+    if (!request) return this.refuse(route, new AppError('INVALID_REQUEST', invalidReason(parsed)));
     let call: ResolvedCall;
     try {
       call = this.deps.dispatcher.resolve(request.method, request.path);
@@ -91,13 +91,17 @@ export class RequestRunner {
     const { spooled, wait } = spooledCall(call, request);
     const answer = await this.execute(spooled, request, spooled === call ? { ...(request.body as object), wait: false } : request.body);
     const jobIds = jobIdsOf(answer.body);
-    if (answer.status === 201 && wait && jobIds.length > 0) {
-      await this.deps.answers.put({ state: 'accepted', key, at: this.deps.now(), module: call.module, jobIds, reply: route });
-      this.deps.jobAnswers.watch(key);
-      return;
+    try {
+      if (answer.status === 201 && wait && jobIds.length > 0) {
+        await this.deps.answers.put({ state: 'accepted', key, at: this.deps.now(), module: call.module, jobIds, reply: route });
+        this.deps.jobAnswers.watch(key);
+        return;
+      }
+      // wait: false asked, a refusal, or a job that ended at once: this is the answer, stored when jobs were made
+      if (jobIds.length > 0) await this.deps.answers.put({ state: 'answered', key, at: this.deps.now(), status: answer.status, body: answer.body });
+    } catch (err) {
+      this.deps.logger.warn('fleet: the key of a job request could not be stored; a redelivery may print it again', { key, reason: (err as Error).message });
     }
-    // wait: false asked, a refusal, or a job that ended at once: this is the answer, stored when jobs were made
-    if (jobIds.length > 0) await this.deps.answers.put({ state: 'answered', key, at: this.deps.now(), status: answer.status, body: answer.body });
     this.deps.send(route, answer);
   }
 
@@ -117,7 +121,7 @@ export class RequestRunner {
     const asked = packet.properties?.responseTopic;
     const correlation = packet.properties?.correlationData;
     return {
-      id: id as string | number,
+      id,
       topic: asked && topics.inside(asked) ? asked : topics.res,
       correlation: correlation ? Buffer.from(correlation).toString('base64') : null,
     };

@@ -101,14 +101,20 @@ export class ApiDispatcher {
     return { status, body: call.route.bare ? content : envelope(status, call.module, reply.message, content) };
   }
 
-  /** The error answer of `err` (as HTTP gives it): its code's status, and `content` or `{message}`. */
+  /** The error answer of `err` (as HTTP gives it): its code's status, and `content` or `{message}`; a bug is logged. */
   failure(module: string, err: unknown): CallAnswer {
-    const appError = err instanceof AppError ? err : null;
-    if (!appError) this.logger.error('request failed', { module, error: err instanceof Error ? err.stack : String(err) });
-    const { status, message } = httpErrorOf(err);
-    const content = appError?.content ?? { message: appError?.message ?? 'internal error; see the device log' };
-    return { status, body: envelope(status, module, message, content) };
+    const answer = errorAnswer(module, err);
+    if (answer.unexpected) this.logger.error('request failed', { module, error: err instanceof Error ? err.stack : String(err) });
+    return { status: answer.status, body: answer.body };
   }
+}
+
+/** The answer to anything a handler threw, for HTTP and MQTT alike: status, envelope and extra headers; `unexpected` when it carries no code (a bug). */
+export function errorAnswer(module: string, err: unknown): CallAnswer & { headers: Record<string, string>; unexpected: boolean } {
+  const appError = err instanceof AppError ? err : null;
+  const { status, message } = httpErrorOf(err);
+  const content = appError?.content ?? { message: appError?.message ?? 'internal error; see the device log' };
+  return { status, body: envelope(status, module, message, content), headers: appError?.headers ?? {}, unexpected: !appError };
 }
 
 function decodeParam(raw: string, name: string): string {

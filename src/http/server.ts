@@ -1,6 +1,6 @@
 // The uWS HTTP(S) server: mounts the JSON route table, static mounts and WebSocket routes; authenticates, reads bodies, answers in the envelope.
 import { AppError } from '../errors';
-import { httpErrorOf } from './error-status';
+import { errorAnswer } from './api-dispatch';
 import type { Logger } from '../log';
 import { compileValidator, type Validator } from '../schemas/validate';
 import { BodyBudget, LARGE_BODY_BYTES } from './body-budget';
@@ -409,11 +409,9 @@ export class HttpServer {
   }
 
   private fail(exchange: Exchange, err: unknown): void {
-    const appError = err instanceof AppError ? err : null;
-    if (!appError) this.deps.logger.error('request failed', { url: exchange.url, error: err instanceof Error ? err.stack : String(err) });
-    const { status, message } = httpErrorOf(err);
-    const content = appError?.content ?? { message: appError?.message ?? 'internal error; see the device log' };
-    this.send(exchange, status, envelope(status, moduleOf(exchange.url), message, content), appError?.headers ?? NO_HEADERS);
+    const answer = errorAnswer(moduleOf(exchange.url), err);
+    if (answer.unexpected) this.deps.logger.error('request failed', { url: exchange.url, error: err instanceof Error ? err.stack : String(err) });
+    this.send(exchange, answer.status, answer.body, answer.headers);
   }
 
   private send(exchange: Exchange, status: number, body: Envelope | unknown, headers: Record<string, string>): void {

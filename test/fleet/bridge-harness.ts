@@ -52,7 +52,11 @@ export interface Recorder {
 /** Connects a recorder subscribed to `printproxy/#`. */
 export async function record(broker: Broker): Promise<Recorder> {
   const id = broker.cert('fleet');
-  const client = await mqtt.connectAsync(broker.url, { protocolVersion: 5, ca: broker.ca, cert: id.cert, key: id.key, clientId: `rec-${Math.random().toString(16).slice(2, 10)}`, reconnectPeriod: 500 });
+  // a persistent session: what is published while the recorder reconnects after a broker restart waits for it
+  const client = await mqtt.connectAsync(broker.url, {
+    protocolVersion: 5, ca: broker.ca, cert: id.cert, key: id.key, clientId: `rec-${Math.random().toString(16).slice(2, 10)}`, reconnectPeriod: 500,
+    clean: false, properties: { sessionExpiryInterval: 600 },
+  });
   const messages: Recorder['messages'] = [];
   client.on('message', (topic, payload, packet) => {
     const corr = packet.properties?.correlationData;

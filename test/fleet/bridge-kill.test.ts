@@ -48,6 +48,16 @@ test('SIGKILL: Will within 1.5 x keepalive; a request sent while down prints onc
   const again = await valueWithin('second birth', 10_000, () => fleet.json(`${P}/status`).filter((s) => s.online === true).at(-1));
   assert.ok(again.epoch > birth.epoch, `epoch ${again.epoch} > ${birth.epoch}`);
   assert.notEqual(again.bootId, birth.bootId);
+  // the broker may redeliver after a restart: the same request gets the stored answer and prints nothing
+  await fleet.client.publishAsync(`${P}/req`, JSON.stringify({ id: 'while-down', method: 'POST', path: `/print/${printer}`, body: { contentType: 'zpl', content: '^XA^FDwhile-down^FS^XZ' } }), { qos: 1 });
+  const replayed = await valueWithin('replayed answer', 20_000, () => fleet.json(`${P}/res`).filter((a) => a.id === 'while-down')[1]);
+  assert.deepEqual(replayed, answer);
+  // and after another restart: the de-duplication is on disk
+  await daemon.stop('SIGKILL');
+  daemon = await startDevice(broker, DEVICE, { dataDir, join: false });
+  await fleet.client.publishAsync(`${P}/req`, JSON.stringify({ id: 'while-down', method: 'POST', path: `/print/${printer}`, body: { contentType: 'zpl', content: '^XA^FDwhile-down^FS^XZ' } }), { qos: 1 });
+  const afterRestart = await valueWithin('answer replayed after a restart', 20_000, () => fleet.json(`${P}/res`).filter((a) => a.id === 'while-down')[2]);
+  assert.deepEqual(afterRestart, answer);
   await fleet.client.publishAsync(`${P}/req`, JSON.stringify({ id: 'barrier', method: 'GET', path: '/status' }), { qos: 1 });
   await valueWithin('barrier', 20_000, () => fleet.json(`${P}/res`).find((a) => a.id === 'barrier'));
   assert.equal(printedMarkers(emulator).get('while-down'), 1);

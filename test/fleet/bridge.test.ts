@@ -79,6 +79,18 @@ test('the birth is retained on P/status and the printer list on P/printers', asy
   await until('printer list with the printer', () => fleet.json(`${P}/printers`).some((list) => Array.isArray(list) && list.some((p: any) => p.path === printer)));
 });
 
+test('P/printers is published again when the printer list changes', async () => {
+  const added = await daemon.api('POST', '/printers', { body: { connection: { type: 'network', host: '127.0.0.1', port: 9, protocol: 'tcp' }, content: 'zpl' } });
+  assert.equal(added.status, 201);
+  const path = added.body.result.content.path;
+  await until('list with the new printer', () => fleet.json(`${P}/printers`).some((list) => Array.isArray(list) && list.some((p: any) => p.path === path)), 20_000);
+  assert.equal((await daemon.api('DELETE', `/printers/${path}`)).status, 200);
+  await until('list without it', () => {
+    const last = fleet.json(`${P}/printers`).at(-1);
+    return Array.isArray(last) && !last.some((p: any) => p.path === path);
+  }, 20_000);
+});
+
 test('a request larger than inlineMaxBytes is answered 413 and nothing of it runs', async () => {
   const big = '^XA^FDbig^FS' + 'x'.repeat(140_000) + '^XZ';
   const answer = await ask({ id: 'big-1', method: 'POST', path: `/print/${printer}`, body: { contentType: 'zpl', content: big } });
@@ -132,4 +144,11 @@ test('a device certificate cannot publish under another device\'s prefix', async
   } finally {
     await device.endAsync(true);
   }
+});
+
+test('a clean stop publishes the death (online: false, the same epoch) before disconnecting', async () => {
+  const birth = fleet.json(`${P}/status`).filter((s) => s.online === true).at(-1);
+  assert.equal(await daemon.stop('SIGTERM'), 0);
+  const death = await valueWithin('death', 10_000, () => fleet.json(`${P}/status`).find((s) => s.online === false));
+  assert.deepEqual(death, { online: false, epoch: birth.epoch });
 });

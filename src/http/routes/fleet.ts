@@ -1,11 +1,20 @@
 // Fleet settings routes (fleet.md): GET /fleet (secrets masked) and PUT /fleet (the whole object, applied at once).
 import { FleetSettingsPutSchema, FleetSettingsSchema, type FleetSettings, type FleetSettingsPut } from '../../schemas/fleet';
-import type { FleetSettingsStore } from '../../fleet/fleet-settings-store';
 import type { Route } from '../route';
+
+/** The fleet settings as the routes use them (the fleet's settings store). */
+export interface FleetSettingsAccess {
+  /** In force, secrets in clear. */
+  readonly value: Readonly<FleetSettings>;
+  /** As GET shows them. */
+  masked(): FleetSettings;
+  /** Stores a PUT body atomically (507 when it cannot), then makes it current. */
+  replace(put: FleetSettingsPut): Promise<FleetSettings>;
+}
 
 /** Collaborators of the fleet routes. */
 export interface FleetRouteDeps {
-  settings: FleetSettingsStore;
+  settings: FleetSettingsAccess;
   /** Applies the settings just stored (`previous` were in force): reconnects with them. */
   apply: (previous: FleetSettings) => Promise<void>;
   /** Told after a successful PUT (the `device.settings` event). */
