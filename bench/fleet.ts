@@ -265,12 +265,22 @@ async function memory(broker: Broker, entry: string | undefined): Promise<void> 
   const on = await rssSamples(pid, 5);
   console.log(`bridge on and idle: ${on.toFixed(1)} MiB: ${(on - off).toFixed(1)} MiB more (target <= 8 MiB)`);
 
-  console.log(`\n## ${MINUTES} min with the broker unreachable while events are emitted (printer.updated, ~20/s)`);
+  console.log(`\n## ${MINUTES} min with the broker unreachable while events are emitted (printer.updated, ~20/s), beside the same daemon with the bridge off`);
+  const control = await startDaemon({ entry });
   const emulator = new ZplPrinterEmulator();
   const port = await emulator.start();
+  await broker.stop();
+  const [withBridge, without] = await Promise.all([soak(d, port, 'bridge on, broker down'), soak(control, port, 'bridge off')]);
+  console.log(`RSS growth over ${MINUTES} min: ${withBridge.toFixed(1)} MiB with the bridge and the broker unreachable, ${without.toFixed(1)} MiB with the bridge off: the bridge's share ${(withBridge - without).toFixed(1)} MiB (target <= 2 MiB beyond the outbox bound; the outbox is on disk)`);
+  await Promise.all([d.stop(), control.stop()]);
+  await emulator.stop();
+}
+
+/** Emits printer.updated events on `d` (PATCH of a printer's tags, ~20/s) for MINUTES; resolves with its RSS growth, MiB. */
+async function soak(d: DaemonHandle, port: number, label: string): Promise<number> {
+  const pid = d.proc.pid!;
   const added = await d.api('POST', '/printers', { body: { connection: { type: 'network', host: '127.0.0.1', port, protocol: 'tcp' }, content: 'zpl' } });
   const printer = added.body.result.content.path as string;
-  await broker.stop();
   let emitted = 0;
   let running = true;
   const emitter = (async () => {
@@ -282,20 +292,18 @@ async function memory(broker: Broker, entry: string | undefined): Promise<void> 
   })();
   await sleep(10_000);
   const start = await rssSamples(pid, 3);
-  console.log(`  start (broker down 10 s): ${start.toFixed(1)} MiB`);
+  console.log(`  ${label}: start (after 10 s): ${start.toFixed(1)} MiB`);
   let end = start;
   const began = performance.now();
   while (performance.now() - began < MINUTES * 60_000) {
     await sleep(Math.min(60_000, MINUTES * 60_000 - (performance.now() - began)));
     end = await rssSamples(pid, 3);
     const fleet = (await d.api('GET', '/status')).body.result.content.fleet;
-    console.log(`  ${seconds(performance.now() - began)} s: ${end.toFixed(1)} MiB, ${emitted} events emitted, outbox ${fleet.pendingEvents}, state ${fleet.state}`);
+    console.log(`  ${label}: ${seconds(performance.now() - began)} s: ${end.toFixed(1)} MiB, ${emitted} events emitted, outbox ${fleet?.pendingEvents ?? 'n/a'}, state ${fleet?.state ?? 'n/a'}`);
   }
   running = false;
   await emitter;
-  console.log(`RSS growth over ${MINUTES} min, broker unreachable: ${(end - start).toFixed(1)} MiB (target <= 2 MiB beyond the outbox bound; the outbox is on disk)`);
-  await d.stop();
-  await emulator.stop();
+  return end - start;
 }
 
 async function main(): Promise<void> {
