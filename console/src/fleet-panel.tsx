@@ -158,7 +158,7 @@ function bodyOf(form: Form, stored: FleetSettings): FleetSettings {
   const secret = (v: string, was: string | null) => (v === '' ? (was === MASK ? MASK : null) : v);
   return {
     enabled: form.enabled,
-    brokerUrl: form.brokerUrl.trim(),
+    brokerUrl: orNull(form.brokerUrl),
     deviceId: form.deviceId.trim(),
     topicPrefix: form.topicPrefix.trim(),
     username: orNull(form.username),
