@@ -66,7 +66,8 @@ import { Webhooks } from './webhooks/webhooks';
 import { IppJobTable } from './sharing/ipp-job-table';
 import { IppOperations } from './sharing/ipp-operations';
 import { busyAnswer, IppService } from './sharing/ipp-service';
-import { RawPorts } from './sharing/raw-ports';
+import { RAW_JOB_RETRY_MS, RAW_JOB_WAIT_MS, RawPorts } from './sharing/raw-ports';
+import { SpoolerLine } from './sharing/spooler-line';
 import { printerServices } from './sharing/printer-services';
 import { printerIconPng } from './sharing/printer-icon';
 import { connect as mqttConnect } from 'mqtt';
@@ -238,8 +239,11 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
   let httpPort = 0;
   // every byte held for clients, whichever door: at most one request's worth (the body limit) in all
   const budget = new MemoryBudget(() => settings.value.maxBodyBytes);
-  // the keyless doors together keep to their share of the descriptors, so the API always has its own
-  const doors = new ConnectionGate(keylessDoorLimits(descriptorLimit()));
+  // raw-port jobs that find the spooler full wait in one line, their connections open, until it has room
+  const rawLine = new SpoolerLine({ waitMs: RAW_JOB_WAIT_MS, retryMs: RAW_JOB_RETRY_MS, hasRoom: () => spool.hasRoom() && store.unfinished() < MAX_UNFINISHED_JOBS });
+  // the keyless doors together keep to their share of the descriptors, so the API always has its own; when they are
+  // full, the connection of the oldest job waiting in that line is reset to make room
+  const doors = new ConnectionGate(keylessDoorLimits(descriptorLimit()), null, () => rawLine.reclaim());
   const ippJobs = new IppJobTable();
   const ipp = new IppService({
     operations: new IppOperations({
@@ -308,7 +312,7 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
     maxBytes: () => settings.value.maxBodyBytes,
     budget,
     doors,
-    acceptsJobs: () => spool.hasRoom() && store.unfinished() < MAX_UNFINISHED_JOBS,
+    line: rawLine,
     idleMs: 10_000,
     afterLarge: collectGarbageSoon,
     warn: (line) => {

@@ -4,10 +4,18 @@ import type { Logger } from '../log';
 import { LARGE_BODY_BYTES, type MemoryBudget } from '../util/memory-budget';
 import { HostQueryScanner, withoutHostQueries, type HostQuery } from './host-queries';
 
+/** A complete job's hold on its connection while the job waits for room in the spooler. */
+export interface WaitingConnection {
+  /** Resets the connection, its descriptor is then free (the job is given up); false once it has closed, nothing done. */
+  reclaim: () => boolean;
+  /** True once the port dropped the connection (port closing): its job is no longer to be stored. */
+  dropped: () => boolean;
+}
+
 /** What a connection needs of its port. */
 export interface RawConnectionDeps {
-  /** Submits the connection's bytes as one job (host queries already taken out). */
-  submit: (data: Buffer, from: string) => Promise<void>;
+  /** Submits the connection's bytes as one job (host queries already taken out), waiting for room in the spooler. */
+  submit: (data: Buffer, from: string, connection: WaitingConnection) => Promise<void>;
   /** Whether host queries are answered from the printer (ZPL printers). */
   answersQueries: () => boolean;
   /** The printer's reply to a host query, or null when it stays silent. */
@@ -22,14 +30,20 @@ export interface RawConnectionDeps {
   afterLarge: () => void;
   /** Called on each chunk received (the port keeps its connections in order of activity). */
   onActivity: () => void;
-  /** Called once when the socket has closed (its job is then submitted). */
+  /** Called once when the job's bytes are all in (the connection then only waits for its job to be stored). */
+  onComplete: () => void;
+  /** Called once when the socket has closed or was reset (its descriptor is free). */
   onClose: () => void;
 }
 
-/** Silence after which a finished connection is closed without waiting for the client's close. */
+/** Silence after which a finished connection's bytes are taken as complete. */
 const FINISH_QUIET_MS = 250;
 
-/** One connection's bytes; they become one job when the client closes, after `idleMs` of silence, or on `finish()`. */
+/**
+ * One connection's bytes; they become one job when the client closes, after `idleMs` of silence, or on `finish()`. The
+ * job is then submitted; once it is stored the device closes the connection (FIN), and when it is not (a spooler full for
+ * too long, or the descriptor needed) resets it, so the client can tell.
+ */
 export class RawConnection {
   private readonly chunks: Buffer[] = [];
   private size = 0;
@@ -39,6 +53,9 @@ export class RawConnection {
   private peak = 0;
   private answered = Promise.resolve();
   private finishing = false;
+  /** The job's bytes are all in: later bytes are not taken. */
+  private complete = false;
+  private closed = false;
 
   constructor(
     private readonly socket: net.Socket,
@@ -49,25 +66,18 @@ export class RawConnection {
     const scanner = deps.answersQueries() ? new HostQueryScanner() : null;
     socket.setTimeout(deps.idleMs, () => this.finish());
     socket.on('data', (chunk: Buffer) => {
-      if (this.dropped || !this.hold(chunk)) {
-        socket.destroy();
-        return;
-      }
+      if (this.complete) return this.reset();
+      if (this.dropped || !this.hold(chunk)) return void socket.destroy();
       deps.onActivity();
       for (const query of scanner?.feed(chunk) ?? []) this.answered = this.answered.then(() => this.answer(query));
     });
     socket.on('error', () => undefined);
     socket.on('close', () => {
-      deps.onClose();
-      const held = this.size;
-      const large = this.peak > LARGE_BODY_BYTES;
-      this.print().finally(() => {
-        deps.budget.give(held);
-        if (large) deps.afterLarge();
-      });
+      this.release();
+      this.end();
     });
-    // half-closed by the client: its bytes are all in; the queue of answers is written before our end
-    socket.on('end', () => void this.answered.then(() => socket.end()));
+    // half-closed by the client: its bytes are all in
+    socket.on('end', () => this.end());
   }
 
   /** Whether any bytes came yet. */
@@ -75,23 +85,74 @@ export class RawConnection {
     return this.size > 0;
   }
 
+  /** Whether the job's bytes are all in (the connection waits for its job to be stored, or closes). */
+  get completed(): boolean {
+    return this.complete;
+  }
+
   /**
-   * Ends the job (idle time-out, or the port needs the place): our side closes once pending answers are out, and the
-   * socket once the client closes or has been silent for FINISH_QUIET_MS (bytes already on their way still count), at
-   * the latest one idle time later: a client that keeps the connection open, or reads nothing, cannot hold it.
+   * Ends the job (idle time-out, or the port needs the place): its bytes are complete once the client closes or has been
+   * silent for FINISH_QUIET_MS (bytes already on their way still count), at the latest one idle time later, so a client
+   * that keeps sending cannot hold the connection.
    */
   finish(): void {
     if (this.finishing) return;
     this.finishing = true;
-    setTimeout(() => this.socket.destroy(), this.deps.idleMs).unref();
-    this.socket.setTimeout(FINISH_QUIET_MS, () => this.socket.destroy());
-    void this.answered.then(() => this.socket.end());
+    setTimeout(() => this.end(), this.deps.idleMs).unref();
+    this.socket.setTimeout(FINISH_QUIET_MS, () => this.end());
   }
 
-  /** Drops the connection and its bytes at once (port closing). */
+  /** Drops the connection and its bytes at once, unprinted (port closing); a complete one waiting for room is reset. */
   destroy(): void {
     this.dropped = true;
-    this.socket.destroy();
+    if (this.complete) this.reset();
+    else this.socket.destroy();
+  }
+
+  /** The job's bytes are all in: reading stops, the job is submitted, and the connection closed as it went. */
+  private end(): void {
+    if (this.complete) return;
+    this.complete = true;
+    this.socket.setTimeout(0);
+    this.socket.pause();
+    this.deps.onComplete();
+    const held = this.size;
+    const large = this.peak > LARGE_BODY_BYTES;
+    this.print().then(
+      () => this.close(),
+      () => this.reset(),
+    ).finally(() => {
+      this.deps.budget.give(held);
+      if (large) this.deps.afterLarge();
+    });
+  }
+
+  /** Closes our side once pending answers are out; the socket once the client closes, is silent FINISH_QUIET_MS, or after one idle time. */
+  private close(): void {
+    if (this.closed) return;
+    void this.answered.then(() => {
+      if (this.socket.destroyed) return;
+      this.socket.setTimeout(FINISH_QUIET_MS, () => this.socket.destroy());
+      setTimeout(() => this.socket.destroy(), this.deps.idleMs).unref();
+      this.socket.end();
+      this.socket.resume();
+    });
+  }
+
+  /**
+   * Resets the connection (the client learns its job was not taken) and frees its place at once; once our FIN is on its
+   * way (the job was stored) it is only destroyed: a reset with a shutdown pending never lets the socket go.
+   */
+  private reset(): void {
+    if (this.socket.writableEnded) this.socket.destroy();
+    else if (!this.socket.destroyed) this.socket.resetAndDestroy();
+    this.release();
+  }
+
+  private release(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.deps.onClose();
   }
 
   /**
@@ -114,13 +175,17 @@ export class RawConnection {
     return true;
   }
 
-  /** Submits the bytes (unless dropped or only host queries); resolves once the job is stored or refused. */
+  /** Submits the bytes (unless dropped or only host queries); resolves once the job is stored, rejects when it is not. */
   private async print(): Promise<void> {
     if (this.dropped) return;
     const data = withoutHostQueries(Buffer.concat(this.chunks));
     this.chunks.length = 0;
     if (blank(data)) return;
-    await this.deps.submit(data, this.from).catch((err: unknown) => this.deps.logger.warn('raw port job refused', { from: this.from, error: (err as Error).message }));
+    const reclaim = () => !this.closed && (this.reset(), true);
+    await this.deps.submit(data, this.from, { reclaim, dropped: () => this.dropped }).catch((err: unknown) => {
+      this.deps.logger.warn('raw port job refused', { from: this.from, error: (err as Error).message });
+      throw err;
+    });
   }
 
   private async answer(query: HostQuery): Promise<void> {

@@ -4,12 +4,12 @@ import type { Logger } from '../log';
 import type { ConnectionGate, GateExit } from '../util/connection-gate';
 import type { MemoryBudget } from '../util/memory-budget';
 import type { HostQuery } from './host-queries';
-import { RawConnection } from './raw-connection';
+import { RawConnection, type RawConnectionDeps } from './raw-connection';
 
 /** What a raw port does with a connection's bytes and its host queries. */
 export interface RawPortDeps {
-  /** Submits a connection's bytes as one job (host queries already taken out); `from` is the client's address. */
-  submit: (data: Buffer, from: string) => Promise<void>;
+  /** Submits a connection's bytes as one job (host queries already taken out), waiting for room in the spooler; `from` is the client's address. */
+  submit: RawConnectionDeps['submit'];
   /** Whether host queries are answered from the printer (ZPL printers). */
   answersQueries: () => boolean;
   /** The printer's reply to a host query, or null when it stays silent. */
@@ -22,8 +22,6 @@ export interface RawPortDeps {
   gate: ConnectionGate;
   /** The count every keyless door shares (a share of the descriptors): a socket holds its place there until it has closed. */
   doors: ConnectionGate;
-  /** False while the spooler cannot take another job (spool bytes or job count at their limit): new connections are then closed at once. */
-  acceptsJobs: () => boolean;
   idleMs: number;
   logger: Logger;
   /** Called once a connection that held more than 1 MiB has let go of its bytes. */
@@ -37,15 +35,19 @@ interface Held {
 }
 
 /**
- * A TCP listener on one port whose connections each become one job. At the port's per-address count, a new connection
- * ends the job of that address's least recently active connection (printed as at its idle time-out); at the port's total,
- * that of the busiest address (it closes soon after, keeping its place among the doors until then); when the keyless doors
- * together are at their share of descriptors, it is closed at once.
+ * A TCP listener on one port whose connections each become one job. The port counts connections still receiving their
+ * job: at its per-address count, a new connection ends the job of that address's least recently active connection
+ * (printed as at its idle time-out); at the port's total, that of the busiest address. A connection whose job is complete
+ * leaves that count but keeps its place among the doors until it has closed, also while its job waits for room in the
+ * spooler; when the keyless doors together are at their share of descriptors (and none of them waits), a new connection
+ * is reset at once.
  */
 export class RawPort {
   private readonly server: net.Server;
-  /** Open connections, least recently active first. */
+  /** Connections still receiving their job, least recently active first. */
   private readonly held = new Map<net.Socket, Held>();
+  /** Every connection whose socket is open (also those whose job waits for room). */
+  private readonly open = new Set<RawConnection>();
   /** Whether the last connection was refused, so a flood of refusals is logged once. */
   private refusing = false;
 
@@ -66,13 +68,13 @@ export class RawPort {
 
   /** Stops listening and drops open connections (their bytes are not printed). */
   close(): Promise<void> {
-    for (const { connection } of this.held.values()) connection.destroy();
+    for (const connection of this.open) connection.destroy();
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
 
   private accept(socket: net.Socket): void {
     const from = socket.remoteAddress ?? '';
-    const door = this.deps.acceptsJobs() ? this.deps.doors.enter(from) : null;
+    const door = this.deps.doors.enter(from);
     const exit = door && (this.deps.gate.enter(from) ?? (this.makeRoom(from) ? this.deps.gate.enter(from) : null));
     if (!door || !exit) {
       door?.();
@@ -90,13 +92,15 @@ export class RawPort {
       logger: this.deps.logger,
       afterLarge: this.deps.afterLarge,
       onActivity: () => this.touch(socket),
+      onComplete: () => this.leave(socket, exit),
       onClose: () => {
-        exit();
+        this.leave(socket, exit);
+        this.open.delete(connection);
         door();
-        this.held.delete(socket);
       },
     });
     this.held.set(socket, { connection, exit });
+    this.open.add(connection);
   }
 
   /**
@@ -111,10 +115,15 @@ export class RawPort {
     const victim = mine.find(([, held]) => held.connection.started) ?? mine[0];
     if (!victim) return false;
     const [socket, held] = victim;
-    this.held.delete(socket);
-    held.exit();
+    this.leave(socket, held.exit);
     held.connection.finish();
     return true;
+  }
+
+  /** Takes a connection out of the port's count (its job is complete, or it closed). */
+  private leave(socket: net.Socket, exit: GateExit): void {
+    exit();
+    this.held.delete(socket);
   }
 
   /** The address holding the most connections. */
@@ -132,14 +141,13 @@ export class RawPort {
     this.held.set(socket, held);
   }
 
-  /** Resets a connection the doors have no place for, or while the spooler takes no jobs; a run of refusals is logged once. */
+  /** Resets a connection the doors have no place for; a run of refusals is logged once. */
   private refuse(socket: net.Socket, from: string): void {
     socket.on('error', () => undefined);
     // a reset, not a FIN: a client that already sent its job learns that it was not taken
     socket.resetAndDestroy();
     if (this.refusing) return;
     this.refusing = true;
-    const why = this.deps.acceptsJobs() ? 'too many connections' : 'the spooler takes no more jobs';
-    this.deps.logger.warn(`raw port connection refused: ${why}`, { from });
+    this.deps.logger.warn('raw port connection refused: too many connections', { from });
   }
 }

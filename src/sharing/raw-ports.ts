@@ -1,4 +1,5 @@
 // The raw ports of every shared printer: opened, moved and closed as printers' `share.rawPort` settings change.
+import { AppError } from '../errors';
 import type { PrinterLanguage } from '../filters/filters';
 import type { Logger } from '../log';
 import type { PrinterRecord } from '../schemas/printer';
@@ -6,10 +7,16 @@ import { ConnectionGate, type GateLimits } from '../util/connection-gate';
 import type { MemoryBudget } from '../util/memory-budget';
 import type { HostQuery } from './host-queries';
 import { RawPort } from './raw-port';
-import { submitWhenRoom } from './submit-when-room';
+import type { SpoolerLine } from './spooler-line';
 
-/** How long the job of a connection a port took waits for room in a full spooler before it is dropped, in ms. */
-export const RAW_JOB_WAIT_MS = 60_000;
+/**
+ * How long a raw-port job waits for room in a full spooler, its connection kept open, before it is given up (the
+ * connection reset), in ms: a label tool blasting a batch at a printer waits as long as the printer takes them.
+ */
+export const RAW_JOB_WAIT_MS = 10 * 60_000;
+
+/** How often the job at the head of the line is offered again while the spooler is full, in ms. */
+export const RAW_JOB_RETRY_MS = 250;
 
 /** Connections one raw port holds at once: in all, and from one source address (a shop's PCs each keep one or two open). */
 export const RAW_PORT_LIMITS: GateLimits = { total: 64, perAddress: 16 };
@@ -29,8 +36,8 @@ export interface RawPortsDeps {
   budget: MemoryBudget;
   /** The count every keyless door shares (raw ports and IPP requests), sized to the descriptors the API must keep. */
   doors: ConnectionGate;
-  /** False while the spooler cannot take another job (spool bytes or job count at their limit). */
-  acceptsJobs: () => boolean;
+  /** The line in which raw-port jobs wait, in order, for room in the spooler (its reclaim frees the doors' descriptors). */
+  line: SpoolerLine;
   idleMs: number;
   /** Called once a connection that held more than 1 MiB has let go of its bytes (a collection gives their memory back). */
   afterLarge: () => void;
@@ -43,8 +50,6 @@ export interface RawPortsDeps {
 export class RawPorts {
   private readonly open = new Map<string, { port: number; listener: RawPort }>();
   private syncing = Promise.resolve();
-  /** Aborted at close: jobs still waiting for room in the spooler give up. */
-  private readonly closing = new AbortController();
 
   constructor(private readonly deps: RawPortsDeps) {}
 
@@ -56,7 +61,7 @@ export class RawPorts {
 
   /** Closes every raw port. */
   async close(): Promise<void> {
-    this.closing.abort();
+    this.deps.line.close();
     await this.syncing;
     await Promise.all([...this.open.values()].map((o) => o.listener.close()));
     this.open.clear();
@@ -84,11 +89,15 @@ export class RawPorts {
   private listener(path: string, port: number): RawPort {
     const printer = () => this.deps.findPrinter(path);
     return new RawPort({
-      submit: (data, from) =>
-        submitWhenRoom(async () => {
-          const current = printer();
-          if (current) await this.deps.submit(current, data, `Raw port ${port}`, from);
-        }, RAW_JOB_WAIT_MS, this.closing.signal),
+      submit: (data, from, connection) =>
+        this.deps.line.add({
+          store: async () => {
+            if (connection.dropped()) throw new AppError('TOO_BUSY', 'raw port closed');
+            const current = printer();
+            if (current) await this.deps.submit(current, data, `Raw port ${port}`, from);
+          },
+          reclaim: connection.reclaim,
+        }),
       answersQueries: () => {
         const current = printer();
         return current !== null && this.deps.languageOf(current) === 'zpl';
@@ -98,7 +107,6 @@ export class RawPorts {
       budget: this.deps.budget,
       gate: new ConnectionGate(RAW_PORT_LIMITS),
       doors: this.deps.doors,
-      acceptsJobs: this.deps.acceptsJobs,
       idleMs: this.deps.idleMs,
       afterLarge: this.deps.afterLarge,
       logger: this.deps.logger,

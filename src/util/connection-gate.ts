@@ -9,7 +9,10 @@ export interface GateLimits {
 /** Gives back the place taken by `enter`; calling it again does nothing. */
 export type GateExit = () => void;
 
-/** A door's connection count; a gate with a `parent` also takes a place there (one limit over several doors). */
+/**
+ * A door's connection count; a gate with a `parent` also takes a place there (one limit over several doors). At its
+ * total, `reclaim` (when given) may free a place at once, by ending a connection that holds one only while it waits.
+ */
 export class ConnectionGate {
   private held = 0;
   private readonly byAddress = new Map<string, number>();
@@ -17,16 +20,18 @@ export class ConnectionGate {
   constructor(
     private readonly limits: GateLimits,
     private readonly parent: ConnectionGate | null = null,
+    /** Frees one place held by a waiting connection (its exit called before it returns); false when none waits. */
+    private readonly reclaim: (() => boolean) | null = null,
   ) {}
 
   /** Takes a place for a connection from `address`; null (nothing taken) when this gate or its parent is full. */
   enter(address: string): GateExit | null {
-    const mine = this.byAddress.get(address) ?? 0;
-    if (this.held >= this.limits.total || mine >= this.limits.perAddress) return null;
+    if ((this.byAddress.get(address) ?? 0) >= this.limits.perAddress) return null;
+    if (this.held >= this.limits.total && !(this.reclaim?.() && this.held < this.limits.total)) return null;
     const up = this.parent ? this.parent.enter(address) : null;
     if (this.parent && !up) return null;
     this.held += 1;
-    this.byAddress.set(address, mine + 1);
+    this.byAddress.set(address, (this.byAddress.get(address) ?? 0) + 1);
     let open = true;
     return () => {
       if (!open) return;
