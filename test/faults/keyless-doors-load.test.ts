@@ -95,8 +95,15 @@ function watchRss(pid: number): { stop: () => number } {
   return { stop: () => (clearInterval(timer), Math.max(max, kib(pid, 'VmHWM')) / 1024) };
 }
 
-/** Opens `count` connections to `port` from 127.0.0.1, `batch` at a time, each running `start`; every socket is kept. */
-async function flood(port: number, count: number, start: (socket: net.Socket, index: number) => void): Promise<{ sockets: net.Socket[]; closedEarly: () => number; resets: () => number }> {
+/** A flood's connections, and how many of them the port has closed so far (FIN or reset) and reset. */
+interface Flood {
+  sockets: net.Socket[];
+  closedEarly: () => number;
+  resets: () => number;
+}
+
+/** Opens `count` connections to `port` from 127.0.0.1, 100 at a time, each running `start`; every socket is kept. */
+async function flood(port: number, count: number, start: (socket: net.Socket, index: number) => void): Promise<Flood> {
   const sockets: net.Socket[] = [];
   let closed = 0;
   let resets = 0;
@@ -166,9 +173,16 @@ test('2,000 half-open raw-port connections, then 2,000 slow IPP uploads, from on
     // raw port: each flood connection sends a whole label and keeps the connection open (never closes). At the
     // per-address count each new connection ends the job of an older one; its job is stored (the port then closes the
     // connection) or, while the spooler holds its 1,000 jobs, waits with its connection open until it has room; the last
-    // ones end at the 10 s idle time-out
+    // ones end at the 10 s idle time-out. The printer is paused meanwhile, so the spooler fills whatever the machine's speed
+    emulator.state.paused = true;
     const started = performance.now();
     const raw = await flood(rawPort, FLOOD, (socket, i) => socket.write(`^XA^FO20,20^FDflood-${i}^FS^XZ`));
+    await until('the spooler holds 1,000 flood jobs (their connections closed)', () => raw.closedEarly() >= 1000, 120_000);
+    assert.equal(raw.closedEarly(), 1000, 'the spooler took 1,000 jobs, no more');
+    assert.equal(raw.resets(), 0, 'no flood connection was reset while the spooler was full');
+    assert.equal(printed('flood-').length, 0, 'nothing printed while paused');
+    const waitedOpen = FLOOD - raw.closedEarly();
+    emulator.state.paused = false;
     // another client, one job after the other (sent again if the port reset it)
     for (let i = 0; i < LEGIT; i += 1) await rawJob(`^XA^FO20,20^FDraw-legit-${i}^FS^XZ`, '127.0.0.2');
     await until('every raw job from the other address printed', () => new Set(printed('raw-legit-')).size === LEGIT, 120_000);
@@ -194,7 +208,7 @@ test('2,000 half-open raw-port connections, then 2,000 slow IPP uploads, from on
 
     const { max, calls } = await status.stop();
     const peak = rss.stop();
-    console.log(`keyless doors load: GET /status max ${max.toFixed(1)} ms over ${calls} calls; peak RSS ${peak.toFixed(1)} MiB; raw: ${floodPrinted.length} of ${FLOOD} half-open flood connections printed (each once, ${raw.resets()} reset) in ${floodSeconds.toFixed(1)} s, ${LEGIT} of ${LEGIT} from another address printed; IPP: ${refused} of ${FLOOD} slow uploads refused 503, ${LEGIT} of ${LEGIT} Print-Jobs from another address printed; daemon open-file limit ${nofileOf(d.proc.pid!)}`);
+    console.log(`keyless doors load: GET /status max ${max.toFixed(1)} ms over ${calls} calls; peak RSS ${peak.toFixed(1)} MiB; raw: ${floodPrinted.length} of ${FLOOD} half-open flood connections printed (each once, ${raw.resets()} reset) in ${floodSeconds.toFixed(1)} s (printer paused until the spooler held 1,000; ${waitedOpen} connections then open, waiting or sending), ${LEGIT} of ${LEGIT} from another address printed; IPP: ${refused} of ${FLOOD} slow uploads refused 503, ${LEGIT} of ${LEGIT} Print-Jobs from another address printed; daemon open-file limit ${nofileOf(d.proc.pid!)}`);
     assert.ok(peak < 256, `peak RSS ${peak.toFixed(1)} MiB`);
   } finally {
     await status.stop().catch(() => undefined);
