@@ -28,3 +28,20 @@ test('a child takes a place in its parent too: two doors together keep to the pa
   assert.equal(doors.size(), 1);
   assert.ok(ipp.enter('b'));
 });
+
+test('at its total, a gate with reclaim frees a waiting connection\'s place and takes the new one; without one waiting it refuses', () => {
+  const waiting: Array<() => void> = [];
+  const doors = new ConnectionGate({ total: 2, perAddress: Number.POSITIVE_INFINITY }, null, () => {
+    const oldest = waiting.shift();
+    oldest?.();
+    return oldest !== undefined;
+  });
+  const a = doors.enter('a');
+  assert.ok(a && doors.enter('a'));
+  waiting.push(a);
+  const ipp = new ConnectionGate({ total: 10, perAddress: 10 }, doors);
+  assert.ok(ipp.enter('b'), 'the waiting connection\'s place went to the new one (through a child gate too)');
+  assert.equal(doors.size(), 2);
+  assert.equal(doors.enter('c'), null, 'none waits any more: refused');
+  assert.equal(doors.size(), 2);
+});
