@@ -195,7 +195,7 @@ test('a job that finds the spooler full waits with its connection open; once the
 test('half-open connections from one address past its count all wait while the spooler is full, then each prints once, in order', async () => {
   let room = false;
   const p = await startPort({ gate: new ConnectionGate({ total: 8, perAddress: 2 }), room: () => room, idleMs: 300 });
-  const clientsOfFlood = [];
+  const clientsOfFlood: Array<Awaited<ReturnType<typeof connect>>> = [];
   for (let i = 0; i < 6; i += 1) {
     const c = await connect(p.port);
     c.socket.write(`^XA^FDflood-${i}^FS^XZ`);
