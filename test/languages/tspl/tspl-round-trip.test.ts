@@ -52,3 +52,25 @@ test('a rendered shipping label prints on the TSPL emulator with every dot in pl
   assert.ok(texts.includes('Code128:1Z999AA10123456784'), `Code 128 not read, found ${texts.join(', ')}`);
   assert.ok(texts.includes('QRCode:https://example.com/t/1Z999AA10123456784'), `QR code not read, found ${texts.join(', ')}`);
 });
+
+test('random pages of any width (padding bits included), several in one job, come back dot for dot as one label each', async () => {
+  const sizes: Array<[number, number]> = [[13, 7], [203, 101], [406, 2], [1, 1], [812, 40]];
+  const pages: MonoBitmap[] = sizes.map(([width, height], n) => {
+    const bytesPerRow = (width + 7) >> 3;
+    const data = new Uint8Array(bytesPerRow * height);
+    for (let i = 0; i < data.length; i += 1) data[i] = (i * 131 + n * 71 + 17) & 0xff;
+    // MonoBitmap keeps the bits past the width clear
+    if (width & 7) for (let row = 0; row < height; row += 1) data[row * bytesPerRow + bytesPerRow - 1] &= (0xff << (8 - (width & 7))) & 0xff;
+    return { width, height, bytesPerRow, data };
+  });
+  const encoder = tsplLabelEncoder(1);
+  for (const page of pages) encoder.addPage(page);
+  const before = printer.printed.length;
+  await transport.send(encoder.finish());
+  await printer.waitForLabels(before + pages.length, 10_000);
+  pages.forEach((page, n) => {
+    const label = printer.printed[before + n];
+    assert.deepEqual([label.widthDots, label.heightDots], [page.width, page.height], `page ${n} size`);
+    assert.deepEqual(label.picture.data, page.data, `page ${n} dots`);
+  });
+});

@@ -97,3 +97,13 @@ test('a silent printer gives no reply (null, silent pre-flight); after <ESC>!R a
   assert.deepEqual(reply && [...reply], [0x00]);
   printer.silentUntilReset = false;
 });
+
+test('every one of the 256 bytes: ready exactly when no bit but "printing" is set, one message per other bit', () => {
+  for (let byte = 0; byte < 256; byte += 1) {
+    const r = readinessFromTsplStatus(decodeTsplStatus(byte));
+    assert.equal(r.ready, (byte & ~0x20) === 0, `byte 0x${byte.toString(16)}`);
+    const others = [...(byte & ~0x20).toString(2)].filter((c) => c === '1').length;
+    assert.equal(r.errors.length, others, `byte 0x${byte.toString(16)}`);
+    assert.equal(statusReasonsFromTsplStatus(decodeTsplStatus(byte)).length > 0, !r.ready);
+  }
+});
