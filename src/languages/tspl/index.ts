@@ -1,10 +1,13 @@
 // TSPL (TSC, Godex, Xprinter and most cheap label printers) as one language module: its facts and its functions.
 import type { PageEncoderFactory } from '../../encoders/page-encoder';
-import type { DeviceId } from '../../usb/ieee1284';
+import type { LiveStatus } from '../../schemas/printer';
 import type { PreflightOutcome } from '../../schemas/readiness';
+import type { Transport } from '../../transports/transport';
+import type { DeviceId } from '../../usb/ieee1284';
 import type { TestLabelInfo } from '../../zpl/test-label-zpl';
 import { tsplEncoderWith, tsplLabelEncoder, TSPL_DEFAULTS } from './tspl-encoder';
 import { speaksTspl } from './tspl-device-id';
+import { tsplLiveStatus, tsplPreflight } from './tspl-probe';
 import { looksLikeTspl } from './tspl-sniff';
 import { decodeTsplStatus, isTsplStatusComplete, preflightFromTsplReply, statusReasonsFromTsplStatus, TSPL_RESET_COMMAND, TSPL_STATUS_QUERY } from './tspl-status';
 import { buildTsplTestLabel } from './tspl-test-label';
@@ -46,6 +49,10 @@ export interface TsplLanguage {
     readonly isComplete: (reply: Uint8Array) => boolean;
     readonly preflight: (reply: Uint8Array) => PreflightOutcome;
     readonly statusReasons: (reply: Uint8Array) => string[];
+    /** Seed 4.5.1 pre-flight over any transport (one query, no reset; silence lets the job be attempted). */
+    readonly preflightOver: (transport: Transport, timeoutMs: number) => Promise<PreflightOutcome>;
+    /** Live status over any transport: online, error with reasons, unknown when silent, offline when unreachable. */
+    readonly liveStatusOver: (transport: Transport, timeoutMs: number) => Promise<LiveStatus>;
   };
   /** The printable test label (TSPL text). */
   readonly testLabel: (info: TestLabelInfo) => string;
@@ -75,6 +82,8 @@ export const TSPL: TsplLanguage = {
     isComplete: isTsplStatusComplete,
     preflight: preflightFromTsplReply,
     statusReasons: reasonsOfReply,
+    preflightOver: tsplPreflight,
+    liveStatusOver: tsplLiveStatus,
   },
   testLabel: buildTsplTestLabel,
 };
