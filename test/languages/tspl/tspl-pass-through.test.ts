@@ -9,9 +9,10 @@ import { readLabelBarcodes } from '../../render/barcode-reader';
 
 const printer = new TsplPrinterEmulator();
 let transport: TcpTransport;
+let port = 0;
 
 before(async () => {
-  const port = await printer.start();
+  port = await printer.start();
   transport = new TcpTransport({ host: '127.0.0.1', port, connectTimeoutMs: 5000, idleTimeoutMs: 5000, closeWaitMs: 5000 });
 });
 after(() => printer.stop());
@@ -108,7 +109,7 @@ test('a reset in the middle of a job fails the send, records no job and prints n
   const jobs = printer.jobs().length;
   printer.resetAfterBytes = 4096;
   const big = job(['SIZE 4,6', 'CLS', 'PRINT 1'], [2, Buffer.concat([Buffer.from('BITMAP 0,0,102,1218,0,', 'latin1'), Buffer.alloc(102 * 1218, 0xff), Buffer.from('\r\n')])]);
-  await assert.rejects(transport.send(big));
+  await assert.rejects(transport.send(big), (err: Error & { code?: string }) => err.code === 'CONNECTION_RESET');
   printer.resetAfterBytes = 0;
   assert.equal(printer.printed.length, before);
   await print(big, before + 1);
@@ -121,4 +122,35 @@ test('a dead printer refuses connections; revived on the same port it prints aga
   await printer.revive();
   const before = printer.printed.length;
   await print(job(['SIZE 1,1', 'CLS', 'PRINT 1']), before + 1);
+});
+
+test('with discard on, a job is counted and printed but not kept; labelsPrinted counts sets x copies', async () => {
+  const before = printer.printed.length;
+  const labels = printer.labelsPrinted;
+  const jobs = printer.jobs().length;
+  const received = printer.bytesReceived;
+  printer.discard = true;
+  const bytes = job(['SIZE 1,1', 'CLS', 'PRINT 2,2']);
+  try {
+    await print(bytes, before + 1);
+  } finally {
+    printer.discard = false;
+  }
+  assert.equal(printer.bytesReceived, received + bytes.length);
+  assert.equal(printer.jobs().length, jobs);
+  assert.equal(printer.labelsPrinted, labels + 4);
+  assert.equal(printer.formatsBuffered(), 0);
+});
+
+test('a printer that stops reading (stall) fails the send as stalled, and prints nothing of it', async () => {
+  const before = printer.printed.length;
+  printer.stall = true;
+  const impatient = new TcpTransport({ host: '127.0.0.1', port, connectTimeoutMs: 5000, idleTimeoutMs: 300, closeWaitMs: 300 });
+  const big = job(['SIZE 4,6', 'CLS', 'PRINT 1'], [2, Buffer.concat([Buffer.from('BITMAP 0,0,102,200000,0,', 'latin1'), Buffer.alloc(102 * 200_000, 0xff), Buffer.from('\r\n')])]);
+  try {
+    await assert.rejects(impatient.send(big), (err: Error & { code?: string }) => err.code === 'WRITE_TIMEOUT');
+  } finally {
+    printer.stall = false;
+  }
+  assert.equal(printer.printed.length, before);
 });
