@@ -39,7 +39,7 @@ import { HttpServer } from './http/server';
 import { loadUws } from './http/uws';
 import { frontForRuntime } from './http/http1-front';
 import { AppError } from './errors';
-import { kindOf, kindServing, PRINTER_KINDS, reportedDpi, type KindDeps } from './kinds';
+import { kindOf, kindServing, languageOf, PRINTER_KINDS, reportedDpi, type KindDeps } from './kinds';
 import type { Logger } from './log';
 import { statusEvent, watchDevice } from './printers/device-events';
 import { PrinterRuntimes } from './printers/printer-runtimes';
@@ -143,8 +143,8 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
   const store = new JobStore({ retentionMs: HOUR_MS, maxRecords: 10_000 });
   const runtimes = new PrinterRuntimes({
     findPrinter: (path) => registry.find(path),
-    openDriver: (printer) => kindOf(printer).openDriver(printer, kindDeps),
-    languageOf: (printer) => kindOf(printer).language(printer),
+    openDriver: (printer) => kindOf(printer).openDriver(printer, languageOf(printer), kindDeps),
+    languageOf: (printer) => languageOf(printer).name,
     mayReturn: (path) => PRINTER_KINDS.some((kind) => kind.mayReturn?.(path) ?? false),
     prepare: createFilters(render),
     bus,
@@ -215,7 +215,7 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
         return { title: doc.title, data: doc.data, document: { source: { kind: 'inline' }, format: doc.format, contentType: doc.contentType } };
       },
     }),
-    ...previewRoutes({ registry, roots, loadDocument, render, languageOf: (printer) => kindOf(printer).language(printer) }),
+    ...previewRoutes({ registry, roots, loadDocument, render, languageOf: (printer) => languageOf(printer).name }),
     ...jobRoutes(spooler, store),
     ...settingsRoutes({ settings, registry }),
     ...shareRoutes(settings, { shareRoot: options.shareRoot, dataDir }),
@@ -235,7 +235,7 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
       submit: (sub, printer) => spooler.submit(sub, [printer], printer.path),
       record: (jobId) => spooler.get(jobId),
       cancel: (jobId) => void spooler.cancel(jobId),
-      languageOf: (printer) => kindOf(printer).language(printer),
+      languageOf: (printer) => languageOf(printer).name,
       status: (path) => statusNow.get(path),
       held: (path) => runtimes.of(path).heldReadiness,
       identify: (printer) => logger.info('Identify-Printer', { printer: printer.path }),
@@ -284,10 +284,9 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
   const rawPorts = new RawPorts({
     host: options.host,
     findPrinter: (path) => registry.find(path),
-    languageOf: (printer) => kindOf(printer).language(printer),
+    languageOf: (printer) => languageOf(printer).name,
     submit: async (printer, data, title, from) => {
-      const language = kindOf(printer).language(printer);
-      const format = language === 'zpl' ? 'zpl' : 'raw';
+      const format = languageOf(printer).nativeFormat;
       const document = { source: { kind: 'inline' as const }, format, contentType: format } as const;
       await spooler.submit({ document, data, title, source: from, wait: false, options: {}, idempotencyKey: null }, [printer], printer.path);
     },
@@ -309,7 +308,7 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
   const deviceServices = advertiser?.services ?? [];
   const advertisePrinters = () => {
     const ports = { ippPort, httpPort, httpsPort, deviceId: settings.value.deviceId, hostName: `printproxy-${settings.value.deviceId}.local` };
-    advertiser?.update([...deviceServices, ...printerServices(registry.list(), (p) => kindOf(p).language(p), ports)]);
+    advertiser?.update([...deviceServices, ...printerServices(registry.list(), (p) => languageOf(p).name, ports)]);
   };
   advertisePrinters();
   const stopAdvertWatch = advertiser ? [settings.onChange(advertisePrinters), registry.onChange(advertisePrinters)] : [];

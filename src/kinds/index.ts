@@ -1,22 +1,22 @@
 // The printer kinds this build knows, in the order they are asked; adding a kind is one folder and one line here.
 import { DeviceError } from '../errors';
+import { LANGUAGES, languageOfContent, type LanguageModule } from '../languages';
 import type { Connection, ContentKind, PrinterRecord } from '../schemas/printer';
 import { ippKind } from './ipp';
 import type { PrinterKind } from './printer-kind';
-import { rawTcpKind } from './raw-tcp';
 import { UnsupportedDriver } from './unsupported-driver';
 import { usbKind } from './usb';
-import { zplTcpKind } from './zpl-tcp';
+import { tcpKind } from './tcp';
 
-/** Every kind, first match wins. */
-export const PRINTER_KINDS: readonly PrinterKind[] = [zplTcpKind, rawTcpKind, usbKind, ippKind];
+/** Every kind (transports only), first match wins. */
+export const PRINTER_KINDS: readonly PrinterKind[] = [tcpKind, usbKind, ippKind];
 
 /** The kind of a printer no kind matches: its jobs fail with a clear error. */
 const UNKNOWN_KIND: PrinterKind = {
   name: 'unknown',
+  transport: 'tcp',
   matches: () => true,
   openDriver: (printer) => new UnsupportedDriver(printer, `no printer kind of this build handles ${printer.connection.protocol ?? printer.connection.type} printers`),
-  language: () => 'escpos',
   testDocument: (printer) => Promise.reject(new DeviceError('UNSUPPORTED_CONTENT', `no test print exists for ${printer.path}`)),
   interruptedJobs: () => 'fail',
 };
@@ -24,6 +24,12 @@ const UNKNOWN_KIND: PrinterKind = {
 /** The kind that drives `printer`; a fallback whose jobs fail clearly when none does. */
 export function kindOf(printer: { connection: Connection; content: ContentKind }): PrinterKind {
   return PRINTER_KINDS.find((kind) => kind.matches(printer)) ?? UNKNOWN_KIND;
+}
+
+/** The language `printer` speaks: its kind's own (IPP: documents), else the one its `content` names. */
+export function languageOf(printer: { connection: Connection; content: ContentKind }): LanguageModule {
+  const fixed = kindOf(printer).language;
+  return fixed ? LANGUAGES[fixed] : languageOfContent(printer.content);
 }
 
 /** The kind that addresses and probes a new manual printer at `connection`, or null when none does. */

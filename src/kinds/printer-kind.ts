@@ -1,7 +1,6 @@
 // What a printer kind is (PAPPL's device schemes, zigbee-herdsman's adapters): one module per kind, listed in kinds/index.ts.
 import type { DiscoverySource } from '../discovery/source';
-import type { DocumentFormat } from '../filters/document-format';
-import type { PrinterLanguage } from '../filters/filters';
+import type { InterruptedJobRule, LanguageModule, LanguageName, TestDocument, TestPrintInfo, TransportName } from '../languages';
 import type { Logger } from '../log';
 import type { Connection, ContentKind, Dpi, PrinterRecord } from '../schemas/printer';
 import type { TransportTimeouts } from '../transports/transport';
@@ -17,29 +16,12 @@ export interface KindDeps {
   usb: InterfaceClaims | null;
 }
 
-/** What a test print shows (seed 4.6). */
-export interface TestPrintInfo {
-  deviceId: string;
-  printerPath: string;
-  printedAt: Date;
-}
-
-/** A test print as an inline document. */
-export interface TestDocument {
-  title: string;
-  data: Buffer;
-  format: DocumentFormat;
-  /** The seed contentType the job record shows. */
-  contentType: string;
-}
-
-/** A sent job interrupted by a restart: sent again (a duplicate label beats a lost shipment) or failed (a printer that may have printed it). */
-export type InterruptedJobRule = 'resend' | 'fail';
-
 /** One kind of printer: how it is recognised, addressed, discovered, driven and tested. */
 export interface PrinterKind {
-  /** Short name for logs (`zpl-tcp`, `usb`...). */
+  /** Short name for logs (`tcp`, `usb`, `ipp`). */
   readonly name: string;
+  /** The transport it is, as languages name the transports they run on. */
+  readonly transport: TransportName;
   /** True when this kind drives a printer with this connection and content. */
   matches(printer: { connection: Connection; content: ContentKind }): boolean;
   /** True when a manual printer at `connection` (content not yet known) is this kind's to address and probe. */
@@ -52,10 +34,10 @@ export interface PrinterKind {
   discovery?(deps: KindDeps): DiscoverySource[];
   /** The resolution the printer itself reports, when it does (a USB 1284 model string). */
   reportedDpi?(printer: Pick<PrinterRecord, 'model'>): Dpi | undefined;
-  /** Opens the driver of `printer`; the printer runtime keeps it while the printer's record is unchanged. */
-  openDriver(printer: PrinterRecord, deps: KindDeps): PrinterDriver;
-  /** The language the printer consumes (picks the filter). */
-  language(printer: PrinterRecord): PrinterLanguage;
+  /** Opens the driver of `printer` speaking `language`; the printer runtime keeps it while the printer's record is unchanged. */
+  openDriver(printer: PrinterRecord, language: LanguageModule, deps: KindDeps): PrinterDriver;
+  /** The language of every printer of this kind (IPP: documents); absent: the printer's `content` decides. */
+  readonly language?: LanguageName;
   /** Builds the test print of `printer`. */
   testDocument(printer: PrinterRecord, info: TestPrintInfo, deps: KindDeps): Promise<TestDocument>;
   /** True when an absent printer at `path` is this kind's and may come back (a USB printer plugged in again). */
@@ -63,3 +45,5 @@ export interface PrinterKind {
   /** What recovery does with a job to `printer` whose sending a restart interrupted. */
   interruptedJobs(printer: PrinterRecord): InterruptedJobRule;
 }
+
+export type { InterruptedJobRule, TestDocument, TestPrintInfo } from '../languages';

@@ -10,7 +10,7 @@ import { isFinished, type JobRecord, type PrinterJobState } from '../schemas/job
 import type { PrintOptions } from '../schemas/print-options';
 import type { LiveStatus, PrinterRecord } from '../schemas/printer';
 import type { Readiness } from '../schemas/readiness';
-import { countFormats } from '../zpl/zpl-formats';
+import { countFormats } from '../languages/zpl/zpl-formats';
 import { Mutex } from '../util/mutex';
 import { PrintedTracker } from './printed-tracker';
 import { sleep } from '../util/sleep';

@@ -1,6 +1,6 @@
 // ZPL host status queries inside a raw-port stream (`~HS`, `~HQES`, `~HI`): found as bytes arrive, answered from the
 // real printer, and taken out of the job's bytes.
-import { isHostQueryComplete, isHostStatusComplete } from '../zpl/zpl-status';
+import { isHostQueryComplete, isHostStatusComplete } from '../languages/zpl/zpl-status';
 
 /** A host query found in the stream: the command to forward and when the printer's reply is whole. */
 export interface HostQuery {

@@ -1,5 +1,6 @@
 // The raw ports of every shared printer: opened, moved and closed as printers' `share.rawPort` settings change.
 import type { PrinterLanguage } from '../filters/filters';
+import { LANGUAGES } from '../languages';
 import type { Logger } from '../log';
 import type { PrinterRecord } from '../schemas/printer';
 import type { HostQuery } from './host-queries';
@@ -70,7 +71,7 @@ export class RawPorts {
       },
       answersQueries: () => {
         const current = printer();
-        return current !== null && this.deps.languageOf(current) === 'zpl';
+        return current !== null && LANGUAGES[this.deps.languageOf(current)].device?.hostQueries === true;
       },
       ask: (query) => this.deps.ask(path, query),
       maxBytes: this.deps.maxBytes,

@@ -7,7 +7,7 @@ import { startDaemon, type DaemonHandle } from '../helpers/daemon-process';
 import { IppEverywherePrinter, withHeldPrinter } from '../fixtures/ipp-everywhere';
 import { IppSession, OP } from '../../src/ipp/ipp-session';
 import { TAG } from '../../src/ipp/ipp-wire';
-import { buildTestPagePdf } from '../../src/kinds/ipp/test-page-pdf';
+import { buildTestPagePdf } from '../../src/languages/document/test-page-pdf';
 import { valueWithin } from '../helpers/until';
 
 let d: DaemonHandle;

@@ -4,7 +4,8 @@ import type { LiveStatus } from '../../schemas/printer';
 import type { PreflightOutcome } from '../../schemas/readiness';
 import type { Transport } from '../../transports/transport';
 import type { DeviceId } from '../../usb/ieee1284';
-import type { TestLabelInfo } from '../../zpl/test-label-zpl';
+import { LABEL_MEDIA, RENDERED_FORMATS } from '../label-media';
+import type { LanguageModule, TestPrintInfo as TestLabelInfo } from '../printer-language';
 import { tsplEncoderWith, tsplLabelEncoder, TSPL_DEFAULTS } from './tspl-encoder';
 import { speaksTspl } from './tspl-device-id';
 import { tsplLiveStatus, tsplPreflight } from './tspl-probe';
@@ -19,7 +20,7 @@ import { buildTsplTestLabel } from './tspl-test-label';
 export const TSPL_MIME_TYPE = 'application/vnd.tsc-tspl';
 
 /** Everything the rest of the daemon needs to know about TSPL printers; one object, read-only. */
-export interface TsplLanguage {
+export interface TsplLanguage extends LanguageModule {
   /** The language's name in tables and logs. */
   readonly name: 'tspl';
   /** The printer's `content` value for TSPL printers (passed through unmodified). */
@@ -86,4 +87,25 @@ export const TSPL: TsplLanguage = {
     liveStatusOver: tsplLiveStatus,
   },
   testLabel: buildTsplTestLabel,
+  content: 'tspl',
+  nativeFormat: 'raw',
+  nativeRepeatsCopies: false,
+  transports: ['tcp', 'usb'],
+  pages: { encoderFor: (dpi) => tsplEncoderWith({ dpi }), geometry: 'label' },
+  ipp: {
+    formats: () => [...RENDERED_FORMATS, TSPL_MIME_TYPE, 'application/octet-stream'],
+    declared: { [TSPL_MIME_TYPE]: 'raw' },
+    media: () => [...LABEL_MEDIA],
+    mediaType: 'labels',
+    mediaSource: 'main-roll',
+    supplyDescription: 'Labels',
+    modelText: 'TSPL label printer',
+    commandSet: 'TSPL',
+    dnsSdKind: 'label',
+  },
+  // one `<ESC>!?` on any transport; never `<ESC>!R` (it restarts the printer and drops the labels it holds)
+  device: { preflight: (transport, timeoutMs) => tsplPreflight(transport, timeoutMs), liveStatus: tsplLiveStatus, overNetwork: true, hostQueries: false },
+  testDocument: async (_printer, info) => ({ title: 'Test label', data: Buffer.from(buildTsplTestLabel(info), 'latin1'), format: 'raw', contentType: 'raw' }),
+  // a duplicate label is better than a lost shipment (as ZPL)
+  interruptedJobs: 'resend',
 };

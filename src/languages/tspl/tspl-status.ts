@@ -1,6 +1,6 @@
 // TSPL's `<ESC>!?` status query and its one-byte answer, decoded into the project's readiness and IPP state reasons.
 import type { PreflightOutcome, Readiness } from '../../schemas/readiness';
-import { READINESS_ERRORS, statusReasonsFromReadiness } from '../../zpl/zpl-readiness';
+import { READINESS_ERRORS, statusReasonsFromReadiness } from '../readiness';
 
 /** `<ESC>!?` (1B 21 3F): asks for the one status byte; printers answer it at any time, even in an error. */
 export const TSPL_STATUS_QUERY = Buffer.from([0x1b, 0x21, 0x3f]);

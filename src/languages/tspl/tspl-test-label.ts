@@ -1,5 +1,5 @@
 // The TSPL test label: 4x6 in at 203 dpi, device and printer identity, a Code 128 barcode, a QR code and a ruler.
-import type { TestLabelInfo } from '../../zpl/test-label-zpl';
+import type { TestPrintInfo as TestLabelInfo } from '../printer-language';
 
 const WIDTH = 812;
 const LENGTH = 1218;

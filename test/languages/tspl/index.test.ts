@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TSPL, TSPL_MIME_TYPE } from '../../../src/languages/tspl';
 import { parseDeviceId } from '../../../src/usb/ieee1284';
-import { READINESS_ERRORS } from '../../../src/zpl/zpl-readiness';
+import { READINESS_ERRORS } from '../../../src/languages/readiness';
 
 test('names, formats and geometry: tspl, a vendor MIME type with octet-stream, 4x6 in at 203 dpi', () => {
   assert.equal(TSPL.name, 'tspl');

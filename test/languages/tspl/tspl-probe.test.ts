@@ -7,7 +7,7 @@ import { speaksTspl } from '../../../src/languages/tspl/tspl-device-id';
 import { TcpTransport } from '../../../src/transports/tcp-transport';
 import { InterfaceClaims } from '../../../src/usb/usb-claim';
 import { deviceIdText, parseDeviceId } from '../../../src/usb/ieee1284';
-import { READINESS_ERRORS } from '../../../src/zpl/zpl-readiness';
+import { READINESS_ERRORS } from '../../../src/languages/readiness';
 import { deviceIdReply, FakeUsbBus } from '../../fixtures/fake-usb';
 import { TsplPrinterEmulator } from '../../fixtures/tspl-printer';
 

@@ -6,7 +6,7 @@ import {
   TSPL_EXTRA_ERRORS, TSPL_RESET_COMMAND, TSPL_STATUS_QUERY,
 } from '../../../src/languages/tspl/tspl-status';
 import { TcpTransport } from '../../../src/transports/tcp-transport';
-import { READINESS_ERRORS } from '../../../src/zpl/zpl-readiness';
+import { READINESS_ERRORS } from '../../../src/languages/readiness';
 import { TsplPrinterEmulator } from '../../fixtures/tspl-printer';
 
 test('the query is <ESC>!? and the reset <ESC>!R', () => {

@@ -2,10 +2,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { ESCPOS_BAND_ROWS, escposRasterEncoder } from '../../src/encoders/escpos-raster';
-import type { MonoBitmap } from '../../src/encoders/mono-bitmap';
-import { decodeEscposRaster } from '../fixtures/escpos-raster-decode';
-import { bitmapOf, noiseBitmap } from './encoder-fixtures';
+import { ESCPOS_BAND_ROWS, escposRasterEncoder } from '../../../src/languages/escpos/escpos-raster';
+import type { MonoBitmap } from '../../../src/encoders/mono-bitmap';
+import { decodeEscposRaster } from '../../fixtures/escpos-raster-decode';
+import { bitmapOf, noiseBitmap } from '../../encoders/encoder-fixtures';
 
 function encode(pages: MonoBitmap[], copies = 1): Uint8Array {
   const encoder = escposRasterEncoder(copies);

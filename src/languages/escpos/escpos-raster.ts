@@ -1,6 +1,6 @@
 // Pages → one ESC/POS receipt: ESC @, each page as GS v 0 raster bands, then a partial cut after a short feed.
-import type { MonoBitmap } from './mono-bitmap';
-import type { PageEncoder } from './page-encoder';
+import type { MonoBitmap } from '../../encoders/mono-bitmap';
+import type { PageEncoder } from '../../encoders/page-encoder';
 
 /**
  * Rows per GS v 0 band. 255 keeps yH = 0 (some clones read only yL) and a 576-dot band at 18 KB, far below the

@@ -2,9 +2,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import type { MonoBitmap } from '../../src/encoders/mono-bitmap';
-import { crcHex, encodeZ64, graphicFieldZ64, zplCrc16 } from '../../src/encoders/zpl-graphic-field';
-import { decodeGraphicField } from '../render/zpl-label-decode';
+import type { MonoBitmap } from '../../../src/encoders/mono-bitmap';
+import { crcHex, encodeZ64, graphicFieldZ64, zplCrc16 } from '../../../src/languages/zpl/zpl-graphic-field';
+import { decodeGraphicField } from '../../render/zpl-label-decode';
 
 const requireCjs = createRequire(__filename);
 const zplImage = requireCjs('zpl-image') as { rgbaToZ64(rgba: Uint8Array, width: number, opts: object): { length: number; rowlen: number; z64: string } };

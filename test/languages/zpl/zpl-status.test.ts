@@ -2,8 +2,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { isHostQueryComplete, isHostStatusComplete, parseHostQueryStatus, parseHostStatus, ZplParseError } from '../../src/zpl/zpl-status';
-import { readinessFromHostQuery, readinessFromHostStatus, statusReasonsFromReadiness } from '../../src/zpl/zpl-readiness';
+import { isHostQueryComplete, isHostStatusComplete, parseHostQueryStatus, parseHostStatus, ZplParseError } from '../../../src/languages/zpl/zpl-status';
+import { readinessFromHostQuery, readinessFromHostStatus } from '../../../src/languages/zpl/zpl-readiness';
+import { statusReasonsFromReadiness } from '../../../src/languages/readiness';
 
 interface Flags {
   paperOut: boolean;

@@ -1,6 +1,5 @@
-// Readiness (the seed 4.5.1 503 body) and IPP printer-state-reasons from decoded ZPL status replies.
+// Readiness (the seed 4.5.1 503 body) shared by every label language: decisions.md's texts and IPP state reasons.
 import type { Readiness } from '../schemas/readiness';
-import type { HostQueryStatus, HostStatus } from './zpl-status';
 
 /** The human-readable conditions of decisions.md "Pre-flight", one per condition. */
 export const READINESS_ERRORS = {
@@ -10,9 +9,11 @@ export const READINESS_ERRORS = {
   ribbonOut: 'Ribbon is out (load a new ribbon)',
 } as const;
 
-type Flags = Pick<Readiness, 'paperOut' | 'paused' | 'headOpen' | 'ribbonOut'>;
+/** The four conditions seed 4.5.1 checks. */
+export type ReadinessFlags = Pick<Readiness, 'paperOut' | 'paused' | 'headOpen' | 'ribbonOut'>;
 
-function readiness(flags: Flags, extra: string[] = []): Readiness {
+/** Readiness of `flags` with decisions.md's texts in their order, then `extra` conditions; ready when none holds. */
+export function readinessOf(flags: ReadinessFlags, extra: readonly string[] = []): Readiness {
   const errors = [
     ...(flags.paused ? [READINESS_ERRORS.paused] : []),
     ...(flags.paperOut ? [READINESS_ERRORS.paperOut] : []),
@@ -21,18 +22,6 @@ function readiness(flags: Flags, extra: string[] = []): Readiness {
     ...extra,
   ];
   return { ready: errors.length === 0, ...flags, errors };
-}
-
-/** Readiness from a `~HS` reply: the four checked conditions of seed 4.5.1. */
-export function readinessFromHostStatus(hs: HostStatus): Readiness {
-  return readiness({ paperOut: hs.paperOut, paused: hs.paused, headOpen: hs.headOpen, ribbonOut: hs.ribbonOut });
-}
-
-/** Readiness from a `~HQES` reply; error bits other than media, ribbon and head are one extra condition. */
-export function readinessFromHostQuery(hq: HostQueryStatus): Readiness {
-  const other = hq.errorBits & ~0x7;
-  const extra = other !== 0 ? [`Printer reports error flags 0x${other.toString(16).padStart(8, '0')} (see the printer's display)`] : [];
-  return readiness({ paperOut: hq.mediaOut, paused: false, headOpen: hq.headOpen, ribbonOut: hq.ribbonOut }, extra);
 }
 
 /** decisions.md mapping to IPP printer-state-reasons keywords, with the IPP severity suffix. */

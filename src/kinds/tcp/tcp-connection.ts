@@ -1,5 +1,5 @@
 // What the TCP kinds share: which connections are raw TCP (port 9100) and their host and port.
-import type { Connection } from '../schemas/printer';
+import type { Connection } from '../../schemas/printer';
 
 /** True for a network printer reached over raw TCP. */
 export function isRawTcp(connection: Connection): boolean {

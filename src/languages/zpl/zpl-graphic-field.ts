@@ -1,6 +1,6 @@
 // ZPL ^GFA graphic field in Z64 form: zlib deflate, base64, and the ZPL CRC-16 over the base64 text.
 import { deflateSync } from 'node:zlib';
-import type { MonoBitmap } from './mono-bitmap';
+import type { MonoBitmap } from '../../encoders/mono-bitmap';
 
 /** CRC-16/XMODEM table (polynomial 0x1021), as the ZPL manual's ZB64 CRC uses. */
 const CRC_TABLE = buildCrcTable();

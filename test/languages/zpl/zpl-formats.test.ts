@@ -1,8 +1,8 @@
 // Counting formats in ZPL and unprinted formats in a ~HS reply.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { countFormats, unprintedFormats } from '../../src/zpl/zpl-formats';
-import { parseHostStatus } from '../../src/zpl/zpl-status';
+import { countFormats, unprintedFormats } from '../../../src/languages/zpl/zpl-formats';
+import { parseHostStatus } from '../../../src/languages/zpl/zpl-status';
 
 test('countFormats counts ^XA in any case, and none in host commands alone', () => {
   assert.equal(countFormats(Buffer.from('^XA^FDa^FS^XZ^xa^FDb^FS^xz')), 2);

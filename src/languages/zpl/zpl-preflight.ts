@@ -1,7 +1,7 @@
 // Seed 4.5.1 pre-flight over any Transport: ~HS; on failure ^XZ~JA and ~HS once more; then ~HQES; else attempt.
-import type { PreflightOutcome, Readiness } from '../printer-driver';
+import type { PreflightOutcome, Readiness } from '../../schemas/readiness';
 import type { Transport } from '../../transports/transport';
-import { readinessFromHostQuery, readinessFromHostStatus } from '../../zpl/zpl-readiness';
+import { readinessFromHostQuery, readinessFromHostStatus } from './zpl-readiness';
 import {
   HOST_QUERY_ERRORS_COMMAND,
   HOST_STATUS_COMMAND,
@@ -10,7 +10,7 @@ import {
   isHostStatusComplete,
   parseHostQueryStatus,
   parseHostStatus,
-} from '../../zpl/zpl-status';
+} from './zpl-status';
 
 /** Asks `~HS` once; the readiness, or null when the printer is silent, garbled or unreachable. */
 export async function queryReadiness(transport: Transport, timeoutMs: number): Promise<Readiness | null> {

@@ -1,9 +1,9 @@
 // ZPL label encoder: one ^XA^PW^LL^LH^FO^GFA(Z64)^FS^PQ^XZ label per page; decoded back identically.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { zplLabelEncoder } from '../../src/encoders/zpl-label';
-import { decodeLabels } from '../render/zpl-label-decode';
-import { noiseBitmap } from './encoder-fixtures';
+import { zplLabelEncoder } from '../../../src/languages/zpl/zpl-label';
+import { decodeLabels } from '../../render/zpl-label-decode';
+import { noiseBitmap } from '../../encoders/encoder-fixtures';
 
 test('each page becomes one label of its size with ^PQ copies, and its dots come back identical', () => {
   const pages = [noiseBitmap(812, 1218, 1), noiseBitmap(203, 101, 2)];

@@ -1,6 +1,6 @@
 // Pages → ZPL labels: per page ^XA, label width and length in dots, the graphic at the origin, the copy count, ^XZ.
-import type { MonoBitmap } from './mono-bitmap';
-import type { PageEncoder } from './page-encoder';
+import type { MonoBitmap } from '../../encoders/mono-bitmap';
+import type { PageEncoder } from '../../encoders/page-encoder';
 import { graphicFieldZ64 } from './zpl-graphic-field';
 
 /** zlib level for label graphics: measured on a 4x6 label, level 3 deflates in a third of level 6's time for ~20% more bytes. */
