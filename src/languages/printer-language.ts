@@ -1,6 +1,6 @@
 // What a printer language is (PAPPL's drivers): everything true of it on any transport, one module per folder in languages/.
 import type { PageEncoderFactory } from '../encoders/page-encoder';
-import type { DeclaredFormat, DocumentFormat } from '../filters/document-format';
+import type { DeclaredFormat, DocumentFormat } from '../schemas/document-format';
 import type { ContentKind, LiveStatus, PrinterRecord } from '../schemas/printer';
 import type { PreflightOutcome } from '../schemas/readiness';
 import type { Transport } from '../transports/transport';

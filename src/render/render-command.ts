@@ -1,9 +1,9 @@
 // `printproxyd render INPUT.pdf|.png|.jpg [--size 4x6] [--dpi 203] [--receipt 576] [-o OUT] …`: the device's render pipeline from the shell.
 import { parseArgs } from 'node:util';
 import { toDeviceError } from '../errors';
-import { sniffFormat } from '../filters/document-format';
 import type { Orientation } from './label-geometry';
-import { parseMediaSize } from './media-size';
+import { parseMediaSize } from '../ipp/media-size';
+import { sniffFormat } from './format-magic';
 import { initPdfium } from './pdfium-init';
 import { createRasterisers } from './rasteriser-table';
 import { renderDocument, type LocalRenderJob } from './render-document';

@@ -1,6 +1,6 @@
 // Documents (printers that take PDF and images themselves: IPP office printers, PDF on a raw socket or USB) as a language module.
-import type { DocumentFormat } from '../../filters/document-format';
-import { parseMediaSize } from '../../render/media-size';
+import type { DocumentFormat } from '../../schemas/document-format';
+import { parseMediaSize } from '../../ipp/media-size';
 import type { PrinterRecord } from '../../schemas/printer';
 import type { LanguageModule } from '../printer-language';
 import { buildTestPagePdf } from './test-page-pdf';
