@@ -14,7 +14,7 @@ export interface MdnsDiscoveryOptions {
   interfaceAddress?: string;
   scanMs: number;
   rescanMs: number;
-  /** Decides the content of a raw-socket (`_pdl-datastream`) printer: asks `~HS` (zpl) or not (raw). */
+  /** Decides the content of a raw-socket (`_pdl-datastream`) printer seen for the first time: asks `~HS` (zpl) or not (raw). */
   probeRaw: (host: string, port: number) => Promise<ContentKind>;
   logger: Logger;
 }
@@ -88,7 +88,10 @@ export class MdnsDiscovery implements DiscoverySource {
     const name = service.instance.split('._')[0];
     if (service.type === '_pdl-datastream._tcp.local') {
       const connection = { type: 'network', host, port: service.port, protocol: 'tcp' } as const;
-      return { path: networkPath(connection), connection, model: service.txt.ty || name, content: await this.options.probeRaw(host, service.port), localAddress: host };
+      const path = networkPath(connection);
+      // only a new printer is probed: a known one has its runtime, the one owner of its device, and keeps its content
+      const content = this.known.get(path)?.content ?? (await this.options.probeRaw(host, service.port));
+      return { path, connection, model: service.txt.ty || name, content, localAddress: host };
     }
     const protocol = service.type === '_ipps._tcp.local' ? 'ipps' : 'ipp';
     const resourcePath = `/${(service.txt.rp ?? 'ipp/print').replace(/^\//, '')}`;
