@@ -18,7 +18,8 @@ const answered = (status: LiveStatus): LiveStatus | null => (status.status === '
 /**
  * A printer on the USB bus, in the language its 1284 id named (its record's `content`). Languages with a pre-flight
  * get it without recovery (a send-only printer is not reset); receipt printers never do (seed 4.5.1 rule 3), though
- * their status is read. Port status (a control request) answers when the language's query does not, and while a job is sent.
+ * their status is read. Port status (a control request) answers when the language's query does not, and is the
+ * control channel the runtime reads while a job holds the device.
  */
 export const usbKind: PrinterKind = {
   name: 'usb',
@@ -38,8 +39,8 @@ export const usbKind: PrinterKind = {
     const bulkStatus = async () => (queries ? answered(await queries.liveStatus(transport, BULK_STATUS_MS)) : null);
     return new StreamDriver({
       transport,
-      status: async () => (transport.sending ? null : await bulkStatus()) ?? portStatus(),
-      statusBesideJobs: true,
+      status: async () => (await bulkStatus()) ?? portStatus(),
+      controlStatus: portStatus,
       ...(preflight ? { preflight: () => preflight(transport, BULK_STATUS_MS, false) } : {}),
       ...(queries?.hostQueries ? { queryMs: deps.timeouts.queryMs } : {}),
     });
