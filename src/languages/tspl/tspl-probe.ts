@@ -2,6 +2,7 @@
 import type { LiveStatus } from '../../schemas/printer';
 import type { PreflightOutcome } from '../../schemas/readiness';
 import type { Transport } from '../../transports/transport';
+import { liveStatusOf, type DecodedStatus } from '../live-status';
 import { decodeTsplStatus, isTsplStatusComplete, preflightFromTsplReply, readinessFromTsplStatus, statusReasonsFromTsplStatus, TSPL_STATUS_QUERY } from './tspl-status';
 
 /**
@@ -14,15 +15,14 @@ export async function tsplPreflight(transport: Transport, timeoutMs: number): Pr
   return reply ? preflightFromTsplReply(reply) : { kind: 'silent' };
 }
 
-/** Live status from one `<ESC>!?`: online (printing included), error with IPP reasons, unknown when silent, offline when unreachable. */
-export async function tsplLiveStatus(transport: Transport, timeoutMs: number): Promise<LiveStatus> {
-  let reply: Buffer | null;
-  try {
-    reply = await transport.query(TSPL_STATUS_QUERY, isTsplStatusComplete, timeoutMs);
-  } catch {
-    return { status: 'offline', statusReasons: [] };
-  }
-  if (!reply || reply.length === 0) return { status: 'unknown', statusReasons: [] };
+/** Reads an `<ESC>!?` reply (its last, newest byte): readiness and IPP reasons; null when empty. */
+function decodeStatusByte(reply: Buffer): DecodedStatus {
+  if (reply.length === 0) return null;
   const status = decodeTsplStatus(reply[reply.length - 1]);
-  return readinessFromTsplStatus(status).ready ? { status: 'online', statusReasons: [] } : { status: 'error', statusReasons: statusReasonsFromTsplStatus(status) };
+  return { ready: readinessFromTsplStatus(status).ready, reasons: statusReasonsFromTsplStatus(status) };
+}
+
+/** Live status from one `<ESC>!?`: online (printing included), error with IPP reasons, unknown when silent, offline when unreachable. */
+export function tsplLiveStatus(transport: Transport, timeoutMs: number): Promise<LiveStatus> {
+  return liveStatusOf(transport, { command: TSPL_STATUS_QUERY, complete: isTsplStatusComplete, decode: decodeStatusByte }, timeoutMs);
 }

@@ -2,6 +2,7 @@
 import type { LiveStatus } from '../../schemas/printer';
 import type { PreflightOutcome } from '../../schemas/readiness';
 import type { Transport } from '../../transports/transport';
+import { liveStatusOf, type DecodedStatus } from '../live-status';
 import { statusReasonsFromReadiness } from '../readiness';
 import { queryReadiness, zplPreflight } from './zpl-preflight';
 import { unprintedFormats } from './zpl-formats';
@@ -19,21 +20,19 @@ export async function zplPreflightOver(transport: Transport, timeoutMs: number, 
   return readiness.ready ? { kind: 'ready' } : { kind: 'not-ready', readiness };
 }
 
-/** Live status from one `~HS`: online, error with reasons, offline when unreachable, unknown when silent or garbled. */
-export async function zplLiveStatus(transport: Transport, timeoutMs: number): Promise<LiveStatus> {
-  let reply: Buffer | null;
-  try {
-    reply = await transport.query(HOST_STATUS_COMMAND, isHostStatusComplete, timeoutMs);
-  } catch {
-    return { status: 'offline', statusReasons: [] };
-  }
-  if (!reply) return { status: 'unknown', statusReasons: [] };
+/** Reads a `~HS` reply: its readiness and IPP reasons; null when garbled. */
+function decodeHostStatus(reply: Buffer): DecodedStatus {
   try {
     const readiness = readinessFromHostStatus(parseHostStatus(reply));
-    return readiness.ready ? { status: 'online', statusReasons: [] } : { status: 'error', statusReasons: statusReasonsFromReadiness(readiness) };
+    return { ready: readiness.ready, reasons: statusReasonsFromReadiness(readiness) };
   } catch {
-    return { status: 'unknown', statusReasons: [] };
+    return null;
   }
+}
+
+/** Live status from one `~HS`: online, error with reasons, offline when unreachable, unknown when silent or garbled. */
+export function zplLiveStatus(transport: Transport, timeoutMs: number): Promise<LiveStatus> {
+  return liveStatusOf(transport, { command: HOST_STATUS_COMMAND, complete: isHostStatusComplete, decode: decodeHostStatus }, timeoutMs);
 }
 
 /** Formats the printer holds but has not printed, from one `~HS`; null when it is silent, garbled or unreachable. */
