@@ -39,7 +39,7 @@ import { HttpServer } from './http/server';
 import { loadUws } from './http/uws';
 import { frontForRuntime } from './http/http1-front';
 import { AppError } from './errors';
-import { kindOf, kindServing, languageOf, PRINTER_KINDS, reportedDpi, type KindDeps } from './kinds';
+import { kindOf, kindServing, languageOf, locateManual, pathFromUri, PRINTER_KINDS, reportedDpi, type KindDeps } from './kinds';
 import type { Logger } from './log';
 import { statusEvent, watchDevice } from './printers/device-events';
 import { PrinterRuntimes } from './printers/printer-runtimes';
@@ -135,7 +135,8 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
   const registry = new PrinterRegistry({
     settings,
     sources,
-    pathOf: (connection) => servingKind(connection).pathOf!(connection),
+    locate: locateManual,
+    pathFromUri,
     probeContent: (connection) => servingKind(connection).probeContent!(connection, kindDeps),
     reportedDpi,
     logger,
@@ -386,7 +387,7 @@ function withFleet(status: DeviceStatus | Promise<DeviceStatus>, fleet: () => Fl
 /** The kind that addresses new manual printers at `connection`; a connection no kind serves is a 400. */
 function servingKind(connection: Parameters<typeof kindServing>[0]) {
   const kind = kindServing(connection);
-  if (!kind?.pathOf || !kind.probeContent) throw new AppError('INVALID_REQUEST', `connection.protocol ${connection.protocol ?? ''} cannot be added by hand`);
+  if (!kind?.probeContent) throw new AppError('INVALID_REQUEST', `connection.protocol ${connection.protocol ?? ''} cannot be added by hand`);
   return kind;
 }
 

@@ -1,5 +1,5 @@
 // The printer kinds this build knows, in the order they are asked; adding a kind is one folder and one line here.
-import { DeviceError } from '../errors';
+import { AppError, DeviceError } from '../errors';
 import { LANGUAGES, languageOfContent, type LanguageModule } from '../languages';
 import type { Connection, ContentKind, PrinterRecord } from '../schemas/printer';
 import { ippKind } from './ipp';
@@ -43,3 +43,20 @@ export function reportedDpi(printer: PrinterRecord | Omit<PrinterRecord, 'id' | 
 }
 
 export type { KindDeps, PrinterKind, TestDocument, TestPrintInfo } from './printer-kind';
+
+/** The printer path a URI form names (`tcp://`, `socket://`, `ipp://`…), by the kind whose scheme it is; null when not a URI. */
+export function pathFromUri(value: string): string | null {
+  for (const kind of PRINTER_KINDS) {
+    const path = kind.pathFromUri?.(value) ?? null;
+    if (path) return path;
+  }
+  return null;
+}
+
+/** A manual printer's connection checked and completed by its kind, and its path; throws AppError INVALID_REQUEST. */
+export function locateManual(connection: Connection): { connection: Connection; path: string } {
+  const kind = kindServing(connection);
+  if (!kind?.locate || !kind.pathOf) throw new AppError('INVALID_REQUEST', `connection.protocol ${connection.protocol ?? ''} cannot be added by hand`);
+  const located = kind.locate(connection);
+  return { connection: located, path: kind.pathOf(located) };
+}

@@ -26,8 +26,12 @@ export interface PrinterKind {
   matches(printer: { connection: Connection; content: ContentKind }): boolean;
   /** True when a manual printer at `connection` (content not yet known) is this kind's to address and probe. */
   serves?(connection: Connection): boolean;
-  /** The path of a manual printer at `connection` (with its port filled in). */
+  /** The path of a printer at `connection` (its port defaulted when absent). */
   pathOf?(connection: Connection): string;
+  /** A manual printer's connection checked (host) and completed (default port); throws AppError INVALID_REQUEST. */
+  locate?(connection: Connection): Connection;
+  /** The printer path a URI form names (`tcp://…`, `ipp://…`) when it is one of this kind's schemes, else null. */
+  pathFromUri?(value: string): string | null;
   /** Decides `content` for a manual printer added without one. */
   probeContent?(connection: Connection, deps: KindDeps): Promise<ContentKind>;
   /** The discovery sources this kind contributes (built once at start). */

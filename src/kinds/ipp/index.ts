@@ -1,12 +1,11 @@
 // IPP office printers (ipp, ipps): Print-Job with options, live job state, mDNS discovery, a PDF (or JPEG) test page.
 import { readPdfiumWasm } from '../../render/render-assets';
 import type { Connection } from '../../schemas/printer';
-import { networkPath } from '../printer-path';
 import type { PrinterKind } from '../printer-kind';
 import { probeZplContent } from '../../languages/zpl/zpl-probe';
 import { tcpTransportWith } from '../../transports/tcp-transport';
 import { ippProbe, IppDriver } from './ipp-driver';
-import { ippUri } from './ipp-uri';
+import { ippPath, ippPathFromUri, ippUri, locateIpp } from './ipp-uri';
 import { MdnsDiscovery } from './mdns-discovery';
 import { buildTestPagePdf } from '../../languages/document/test-page-pdf';
 
@@ -18,7 +17,9 @@ export const ippKind: PrinterKind = {
   transport: 'ipp',
   matches: (printer) => isIpp(printer.connection),
   serves: isIpp,
-  pathOf: networkPath,
+  pathOf: ippPath,
+  locate: locateIpp,
+  pathFromUri: ippPathFromUri,
   probeContent: () => Promise.resolve('pdf'),
   discovery: (deps) =>
     deps.mdns ? [new MdnsDiscovery({ scanMs: 1500, rescanMs: 300_000, probeRaw: (host, port) => probeZplContent(tcpTransportWith(host, port, deps.timeouts), deps.timeouts.queryMs), logger: deps.logger })] : [],

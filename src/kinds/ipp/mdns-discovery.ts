@@ -2,7 +2,8 @@
 import multicastDns from 'multicast-dns';
 import type { Logger } from '../../log';
 import type { ContentKind, DiscoveredPrinter } from '../../schemas/printer';
-import { networkPath } from '../printer-path';
+import { rawSocketPath } from '../printer-path';
+import { ippPath } from './ipp-uri';
 import type { DiscoveryEvent, DiscoverySource } from '../../discovery/source';
 import { Presence } from '../../discovery/presence';
 
@@ -88,7 +89,7 @@ export class MdnsDiscovery implements DiscoverySource {
     const name = service.instance.split('._')[0];
     if (service.type === '_pdl-datastream._tcp.local') {
       const connection = { type: 'network', host, port: service.port, protocol: 'tcp' } as const;
-      const path = networkPath(connection);
+      const path = rawSocketPath(host, service.port);
       // only a new printer is probed: a known one has its runtime, the one owner of its device, and keeps its content
       const content = this.known.get(path)?.content ?? (await this.options.probeRaw(host, service.port));
       return { path, connection, model: service.txt.ty || name, content, localAddress: host };
@@ -98,7 +99,7 @@ export class MdnsDiscovery implements DiscoverySource {
     const connection = { type: 'network', host, port: service.port, protocol, resourcePath } as const;
     // the same path a manual printer at this address gets, so its URI form finds it (decisions.md, Printers)
     return {
-      path: networkPath(connection),
+      path: ippPath(connection),
       connection,
       model: service.txt.ty || name,
       content: 'pdf',

@@ -5,10 +5,9 @@ import type { LiveStatus } from '../../schemas/printer';
 import { probeTcp } from '../../transports/tcp-probe';
 import { tcpTransportWith } from '../../transports/tcp-transport';
 import type { TransportTimeouts } from '../../transports/transport';
-import { networkPath } from '../printer-path';
 import type { PrinterKind } from '../printer-kind';
 import { StreamDriver } from '../stream-driver';
-import { isRawTcp, tcpAddress } from './tcp-connection';
+import { isRawTcp, locateTcp, tcpAddress, tcpPath, tcpPathFromUri } from './tcp-connection';
 
 /** Live status of a printer that is not asked anything on its socket: online when it accepts a connection. */
 async function reachability(host: string, port: number, timeouts: TransportTimeouts): Promise<LiveStatus> {
@@ -21,7 +20,9 @@ export const tcpKind: PrinterKind = {
   transport: 'tcp',
   matches: (printer) => isRawTcp(printer.connection),
   serves: isRawTcp,
-  pathOf: networkPath,
+  pathOf: tcpPath,
+  locate: locateTcp,
+  pathFromUri: tcpPathFromUri,
   probeContent: (connection, deps) => {
     const { host, port } = tcpAddress(connection);
     return probeZplContent(tcpTransportWith(host, port, deps.timeouts), deps.timeouts.queryMs);
