@@ -48,6 +48,7 @@ import { StatusCache } from './printers/status-cache';
 import { renderWorkersOf } from './settings/render-workers';
 import { isTemporary, removeLeftovers } from './settings/atomic-file';
 import { SettingsStore } from './settings/settings-store';
+import { StopStack } from './util/stop-stack';
 import { DiskSpool } from './spooler/disk-spool';
 import { spoolLimit } from './spooler/spool-limit';
 import { MemoryBudget } from './util/memory-budget';
@@ -105,8 +106,22 @@ const STORAGE_RETRY_MS = 60_000;
 /** IPP requests in progress at once (each holds a connection): in all, and from one source address. */
 const IPP_LIMITS = { total: 64, perAddress: 16 };
 
-/** Starts the daemon; `announce` receives the lines meant for stdout (listening addresses, the new key). */
+/**
+ * Starts the daemon; `announce` receives the lines meant for stdout (listening addresses, the new key). Its stop undoes
+ * the start in reverse order; a start that fails halfway undoes what it had started, then rejects.
+ */
 export async function startDaemon(options: DaemonOptions, logger: Logger, announce: (line: string) => void, hardware: DaemonHardware): Promise<RunningDaemon> {
+  const started = new StopStack(logger);
+  try {
+    return await startParts(options, logger, announce, hardware, started);
+  } catch (err) {
+    await started.unwind();
+    throw err;
+  }
+}
+
+/** Builds and starts every part, pushing how to undo each onto `started` as it starts. */
+async function startParts(options: DaemonOptions, logger: Logger, announce: (line: string) => void, hardware: DaemonHardware, started: StopStack): Promise<RunningDaemon> {
   const dataDir = resolve(options.dataDir);
   const settings = new SettingsStore({ dataDir, seedApiKey: options.apiKey, logger });
   // temporaries a crash left in the data dir (the TLS pair's, say); settings' own and the spool's are swept by their owners
@@ -114,8 +129,9 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
   if (swept.length > 0) logger.warn('temporary files of interrupted writes removed', { files: swept });
   // a full or read-only partition is a warning, not a failed start: the settings stay in memory and are stored once there is room
   const storage = new StorageHealth({ probe: storageProbe(dataDir), minFreeBytes: MIN_FREE_BYTES, logger });
+  started.push('settings', () => settings.flush());
   await settings.persist().catch((err: unknown) => storage.retryLater('settings', err, () => settings.persist()));
-  const stopStorageRetry = storage.retryEvery(STORAGE_RETRY_MS);
+  started.push('storage retry', storage.retryEvery(STORAGE_RETRY_MS));
   if (settings.generatedApiKey) announce(`API key (shown once): ${settings.value.apiKey}`);
   if (settings.generatedApiKey && storage.warnings().length > 0) announce('API key not stored yet (storage full or read-only): it is stored once there is room; a restart before then makes a new one');
 
@@ -127,9 +143,12 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
   const webhooks = await Webhooks.open({
     dir: join(dataDir, 'webhooks'), bootId, bus, policy: options.webhooks, bounds: DEFAULT_OUTBOX_BOUNDS, post: httpPost, now: Date.now, random: Math.random, logger,
   });
+  started.push('webhooks', () => webhooks.close());
   const usb = openUsb(hardware, warnings, logger);
   // one set of interface claims per bus: discovery, jobs and status probes of a printer share its claim
   const claims = usb ? new InterfaceClaims(usb) : null;
+  // the USB printers held since first use go back to their kernel driver (usblp), per the quirks
+  started.push('USB claims', () => claims?.closeAll());
   const kindDeps: KindDeps = { timeouts: options.timeouts, mdns: options.mdns, logger, usb: claims };
   const sources: DiscoverySource[] = PRINTER_KINDS.flatMap((kind) => kind.discovery?.(kindDeps) ?? []);
   const registry = new PrinterRegistry({
@@ -144,7 +163,8 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
 
   const renderer = createRenderService({ workers: () => renderWorkersOf(settings.value), startPool: renderPoolStarter({ maxQueue: 64, jobTimeoutMs: 30_000, logger }) });
   // a changed worker count retires the running pool once its renders are done
-  const stopResizing = settings.onChange(renderer.resize);
+  started.push('renderer', () => renderer.close());
+  started.push('renderer resizing', settings.onChange(renderer.resize));
   const render = hardware.render ? hardware.render(renderer.render) : renderer.render;
   let status: StatusCache | null = null;
   const store = new JobStore({ retentionMs: HOUR_MS, maxRecords: 10_000 });
@@ -168,7 +188,7 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
     printed: { pollMs: options.printedPollMs, maxFollowMs: HOUR_MS / 2 },
   });
   status = new StatusCache({ probe: (path) => runtimes.of(path).status(), budgetMs: 1000, ttlMs: 2000, onChange: statusEvent(bus) });
-  const stopWatching = watchDevice({ registry, status, settings, bus });
+  started.push('device watch', watchDevice({ registry, status, settings, bus }));
   const statusNow = status;
   const demand = new StatusDemand(options.monitorIntervalMs, [() => webhooks.list().some((w) => takesPrinterStatus(w.types))]);
   const monitor = new PrinterMonitor({
@@ -183,6 +203,7 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
     logger,
   });
   monitor.start();
+  started.push('printer monitor', () => monitor.stop());
   const roots = () => allowedRoots({ dataDir, shareRoot: options.shareRoot, sharePaths: settings.value.shares.map((s) => s.sharePath) });
   const loadDocument = documentLoader(() => ({ timeoutMs: 30_000, maxRedirects: 5, maxBytes: settings.value.maxBodyBytes }), roots);
   const spoolDir = join(dataDir, 'spool');
@@ -197,6 +218,8 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
     logger,
     maxUnfinished: MAX_UNFINISHED_JOBS,
   });
+  started.push('spooler', () => spooler.close(5000));
+  started.push('discovery', () => Promise.all(sources.map((source) => source.stop?.())));
   await startDiscovery(registry, sources, warnings);
   const recovered = spooler.recover();
   if (recovered > 0) logger.info('spooled jobs recovered', { count: recovered });
@@ -242,6 +265,7 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
   // the keyless doors together keep to their share of the descriptors, so the API always has its own
   const doors = new ConnectionGate(keylessDoorLimits(descriptorLimit()));
   const ippJobs = new IppJobTable();
+  started.push('IPP job table', () => ippJobs.close());
   const ipp = new IppService({
     operations: new IppOperations({
       jobs: ippJobs,
@@ -281,7 +305,8 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
     ipp: { handle: (printerId, body, origin) => ipp.handle(printerId, body, origin), icon: printerIconPng(), gate: new ConnectionGate(IPP_LIMITS, doors), busy: busyAnswer },
   });
   // sessions do not outlive their key: a new API key closes the WebSockets the old one opened (4401, as a wrong key)
-  const stopKeyWatch = settings.onChange(closeOnNewKey(settings, server));
+  started.push('HTTP server', () => server.close());
+  started.push('key watch', settings.onChange(closeOnNewKey(settings, server)));
   httpPort = await server.listen(options.host, options.port);
   announce(`listening on http://${options.host}:${httpPort}`);
   let httpsPort: number | null = null;
@@ -318,48 +343,39 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
     logger,
   });
   const syncRawPorts = () => void rawPorts.sync(registry.list());
-  const stopRawPortWatch = [settings.onChange(syncRawPorts), registry.onChange(syncRawPorts)];
+  started.push('raw ports', () => rawPorts.close());
+  started.push('raw port settings watch', settings.onChange(syncRawPorts));
+  started.push('raw port printers watch', registry.onChange(syncRawPorts));
   await rawPorts.sync(registry.list());
   const ippPort = options.ippPort === null ? null : await listenIpp(server, options.host, options.ippPort, warnings, logger);
   if (ippPort !== null) announce(`listening on ipp://${options.host}:${ippPort}`);
   const advertiser = options.mdns ? advertise(settings.value.deviceId, httpPort, httpsPort, warnings, logger) : null;
+  started.push('mDNS advertiser', () => advertiser?.stop());
   const deviceServices = advertiser?.services ?? [];
   const advertisePrinters = () => {
     const ports = { ippPort, httpPort, httpsPort, deviceId: settings.value.deviceId, hostName: `printproxy-${settings.value.deviceId}.local` };
     advertiser?.update([...deviceServices, ...printerServices(registry.list(), (p) => languageOf(p).name, ports)]);
   };
   advertisePrinters();
-  const stopAdvertWatch = advertiser ? [settings.onChange(advertisePrinters), registry.onChange(advertisePrinters)] : [];
+  if (advertiser) {
+    started.push('advertised settings watch', settings.onChange(advertisePrinters));
+    started.push('advertised printers watch', registry.onChange(advertisePrinters));
+  }
   fleet = await openFleet({
     dir: fleetDir, settings: fleetSettings, dispatcher: new ApiDispatcher(routes, logger), bus, job: (jobId) => spooler.get(jobId),
     maxBodyBytes: () => settings.value.maxBodyBytes, connect: mqttConnect, bootId, version: build.version, logger, now: Date.now, random: Math.random,
   }, warnings);
   fleet?.start();
   const fleetBridge = fleet;
+  started.push('fleet bridge', () => fleetBridge?.stop());
 
   return {
     httpPort,
     httpsPort,
     ippPort,
     events: bus,
-    async stop() {
-      await fleetBridge?.stop();
-      await server.close();
-      for (const stop of [...stopRawPortWatch, ...stopAdvertWatch, stopKeyWatch, stopStorageRetry]) stop();
-      await rawPorts.close();
-      ippJobs.close();
-      await advertiser?.stop();
-      await Promise.all(sources.map((source) => source.stop?.()));
-      await spooler.close(5000);
-      // the USB printers held since first use go back to their kernel driver (usblp), per the quirks
-      await claims?.closeAll();
-      await webhooks.close();
-      stopResizing();
-      await renderer.close();
-      monitor.stop();
-      stopWatching();
-      await settings.flush();
-    },
+    /** Stops every part in reverse order of start. */
+    stop: () => started.unwind(),
   };
 }
 
