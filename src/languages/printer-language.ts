@@ -48,7 +48,7 @@ export interface DeviceQueries {
   unprinted?(transport: Transport, timeoutMs: number): Promise<number | null>;
   /** True when the status query is also sent on a network socket; false when only a 1284 id (USB) vouches for the language. */
   overNetwork: boolean;
-  /** True when clients of a raw port may send this language's host queries through the printer's device lock (ZPL `~HS`). */
+  /** True when the printer takes host status queries (ZPL `~HS`) that raw-port clients send, through its device lock. */
   hostQueries: boolean;
 }
 
@@ -87,6 +87,8 @@ export interface LanguageModule {
   readonly device: DeviceQueries | null;
   /** The test print of `printer`. */
   testDocument(printer: PrinterRecord, info: TestPrintInfo): Promise<TestDocument>;
+  /** What a raw port does with ZPL host queries (`~HS`…) in a client's stream: answers them from the printer and takes them out, takes them out, or keeps them as this language's own text. */
+  readonly rawPortHostQueries: 'answer' | 'remove' | 'keep';
   /** What recovery does with a job whose sending a restart interrupted. */
   readonly interruptedJobs: InterruptedJobRule;
 }

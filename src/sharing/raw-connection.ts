@@ -2,14 +2,14 @@
 import type net from 'node:net';
 import type { Logger } from '../log';
 import { LARGE_BODY_BYTES, type MemoryBudget } from '../util/memory-budget';
-import { HostQueryScanner, withoutHostQueries, type HostQuery } from './host-queries';
+import { HostQueryScanner, withoutHostQueries, type HostQuery, type HostQueryRule } from './host-queries';
 
 /** What a connection needs of its port. */
 export interface RawConnectionDeps {
-  /** Submits the connection's bytes as one job (host queries already taken out). */
+  /** Submits the connection's bytes as one job (host queries taken out unless kept). */
   submit: (data: Buffer, from: string) => Promise<void>;
-  /** Whether host queries are answered from the printer (ZPL printers). */
-  answersQueries: () => boolean;
+  /** ZPL host queries in the stream: answered from the printer and taken out (ZPL printers), taken out, or kept (a language whose text they may be). */
+  hostQueries: () => HostQueryRule;
   /** The printer's reply to a host query, or null when it stays silent. */
   ask: (query: HostQuery) => Promise<Buffer | null>;
   /** Most bytes one connection may send; beyond it the connection is closed and nothing printed. */
@@ -38,6 +38,7 @@ export class RawConnection {
   /** Most bytes held at once (a dropped connection's count goes back to 0). */
   private peak = 0;
   private answered = Promise.resolve();
+  private readonly keepsQueries: boolean;
   private finishing = false;
 
   constructor(
@@ -46,7 +47,9 @@ export class RawConnection {
     readonly from: string,
     private readonly deps: RawConnectionDeps,
   ) {
-    const scanner = deps.answersQueries() ? new HostQueryScanner() : null;
+    const rule = deps.hostQueries();
+    this.keepsQueries = rule === 'keep';
+    const scanner = rule === 'answer' ? new HostQueryScanner() : null;
     socket.setTimeout(deps.idleMs, () => this.finish());
     socket.on('data', (chunk: Buffer) => {
       if (this.dropped || !this.hold(chunk)) {
@@ -117,7 +120,8 @@ export class RawConnection {
   /** Submits the bytes (unless dropped or only host queries); resolves once the job is stored or refused. */
   private async print(): Promise<void> {
     if (this.dropped) return;
-    const data = withoutHostQueries(Buffer.concat(this.chunks));
+    const whole = Buffer.concat(this.chunks);
+    const data = this.keepsQueries ? whole : withoutHostQueries(whole);
     this.chunks.length = 0;
     if (blank(data)) return;
     await this.deps.submit(data, this.from).catch((err: unknown) => this.deps.logger.warn('raw port job refused', { from: this.from, error: (err as Error).message }));

@@ -90,9 +90,9 @@ export class RawPorts {
           const current = printer();
           if (current) await this.deps.submit(current, data, `Raw port ${port}`, from);
         }, RAW_JOB_WAIT_MS, this.closing.signal),
-      answersQueries: () => {
+      hostQueries: () => {
         const current = printer();
-        return current !== null && LANGUAGES[this.deps.languageOf(current)].device?.hostQueries === true;
+        return current === null ? 'remove' : LANGUAGES[this.deps.languageOf(current)].rawPortHostQueries;
       },
       ask: (query) => this.deps.ask(path, query),
       maxBytes: this.deps.maxBytes,

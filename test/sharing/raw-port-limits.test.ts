@@ -28,7 +28,7 @@ async function startPort(options: { budgetBytes?: number; gate?: ConnectionGate;
   const budget = new MemoryBudget(() => options.budgetBytes ?? 64 * 1024 * 1024);
   const raw = new RawPort({
     submit: async (data, from) => void printed.push({ data: data.toString('latin1'), from }),
-    answersQueries: () => false,
+    hostQueries: () => 'remove',
     ask: async () => null,
     maxBytes: () => 64 * 1024 * 1024,
     budget,

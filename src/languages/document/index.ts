@@ -49,5 +49,6 @@ export const DOCUMENT: LanguageModule = {
   // an office printer is never sent a receipt printer's DLE EOT: it could print it
   device: null,
   testDocument: async (_printer, info) => ({ title: 'Test page', data: buildTestPagePdf(info), format: 'pdf', contentType: 'pdf_base64' }),
+  rawPortHostQueries: 'remove',
   interruptedJobs: 'fail',
 };

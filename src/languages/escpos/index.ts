@@ -36,5 +36,6 @@ export const ESCPOS: LanguageModule = {
     return { title: 'Test receipt', data: Buffer.from(buildTestReceipt(info)), format: 'raw', contentType: 'raw' };
   },
   // a receipt may be an order ticket: a restart fails it with a clear error rather than risk printing it twice
+  rawPortHostQueries: 'remove',
   interruptedJobs: 'fail',
 };

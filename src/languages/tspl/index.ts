@@ -107,5 +107,6 @@ export const TSPL: TsplLanguage = {
   device: { preflight: (transport, timeoutMs) => tsplPreflight(transport, timeoutMs), liveStatus: tsplLiveStatus, overNetwork: true, hostQueries: false },
   testDocument: async (_printer, info) => ({ title: 'Test label', data: Buffer.from(buildTsplTestLabel(info), 'latin1'), format: 'raw', contentType: 'raw' }),
   // a duplicate label is better than a lost shipment (as ZPL)
+  rawPortHostQueries: 'keep',
   interruptedJobs: 'resend',
 };

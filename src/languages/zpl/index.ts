@@ -33,5 +33,6 @@ export const ZPL: LanguageModule = {
   device: { preflight: zplPreflightOver, liveStatus: zplLiveStatus, unprinted: zplUnprinted, overNetwork: true, hostQueries: true },
   testDocument: async (_printer, info) => ({ title: 'Test label', data: Buffer.from(buildTestLabel(info), 'utf8'), format: 'zpl', contentType: 'zpl' }),
   // a duplicate label is better than a lost shipment
+  rawPortHostQueries: 'answer',
   interruptedJobs: 'resend',
 };
