@@ -6,6 +6,7 @@ import { FleetClientError } from '../../errors';
 import { DeviceDirectory, type FleetDevice } from './device-directory';
 import { FleetTopics } from './fleet-topics';
 import { PendingAnswers, type FleetAnswer } from './pending-answers';
+import { tcpNoDelay } from '../tcp-no-delay';
 
 /** How to reach the broker, as the fleet identity. */
 export interface FleetClientOptions {
@@ -88,7 +89,7 @@ export class FleetClient {
   static async connect(options: FleetClientOptions): Promise<FleetClient> {
     const clientId = options.clientId ?? `fleet-${randomUUID().replace(/-/g, '').slice(0, 8)}`;
     const client = mqtt.connect(options.url, mqttOptions(options, clientId));
-    client.on('connect', () => noDelay(client));
+    client.on('connect', () => tcpNoDelay(client));
     await firstConnection(client, options.url, options.connectTimeoutMs ?? 10_000);
     const fleet = new FleetClient(client, new FleetTopics(options.topicPrefix), clientId);
     await fleet.start();
@@ -283,11 +284,6 @@ function mqttOptions(options: FleetClientOptions, clientId: string): IClientOpti
     // every retained status arrives before the sync barrier's SUBACK only when the broker need not hold any back
     properties: { receiveMaximum: 65535 },
   };
-}
-
-/** Sends small packets at once: with Nagle's algorithm and the peer's delayed ACK a request waits 40 ms per hop (measured: 44 ms against 0.4 ms). */
-function noDelay(client: MqttClient): void {
-  (client.stream as { setNoDelay?: (on: boolean) => void } | undefined)?.setNoDelay?.(true);
 }
 
 function firstConnection(client: MqttClient, url: string, limitMs: number): Promise<void> {
