@@ -4,7 +4,7 @@ import type { LiveStatus } from '../../schemas/printer';
 import type { PreflightOutcome } from '../../schemas/readiness';
 import type { Transport } from '../../transports/transport';
 import type { DeviceId } from '../../usb/ieee1284';
-import { LABEL_MEDIA, RENDERED_FORMATS } from '../label-media';
+import { labelPrinterIpp } from '../label-media';
 import type { LanguageModule, TestPrintInfo as TestLabelInfo } from '../printer-language';
 import { tsplEncoderWith, tsplLabelEncoder, TSPL_DEFAULTS } from './tspl-encoder';
 import { speaksTspl } from './tspl-device-id';
@@ -92,17 +92,7 @@ export const TSPL: TsplLanguage = {
   nativeRepeatsCopies: false,
   transports: ['tcp', 'usb'],
   pages: { encoderFor: (dpi) => tsplEncoderWith({ dpi }), geometry: 'label' },
-  ipp: {
-    formats: () => [...RENDERED_FORMATS, TSPL_MIME_TYPE, 'application/octet-stream'],
-    declared: { [TSPL_MIME_TYPE]: 'raw' },
-    media: () => [...LABEL_MEDIA],
-    mediaType: 'labels',
-    mediaSource: 'main-roll',
-    supplyDescription: 'Labels',
-    modelText: 'TSPL label printer',
-    commandSet: 'TSPL',
-    dnsSdKind: 'label',
-  },
+  ipp: labelPrinterIpp('TSPL', TSPL_MIME_TYPE, 'raw'),
   // one `<ESC>!?` on any transport; never `<ESC>!R` (it restarts the printer and drops the labels it holds)
   device: { preflight: (transport, timeoutMs) => tsplPreflight(transport, timeoutMs), liveStatus: tsplLiveStatus, overNetwork: true, hostQueries: false },
   testDocument: async (_printer, info) => ({ title: 'Test label', data: Buffer.from(buildTsplTestLabel(info), 'latin1'), format: 'raw', contentType: 'raw' }),

@@ -1,5 +1,5 @@
 // ZPL (Zebra label printers) as one language module: pass-through with copies, ^GFA labels, `~HS` status, the test label.
-import { LABEL_MEDIA, RENDERED_FORMATS } from '../label-media';
+import { labelPrinterIpp } from '../label-media';
 import type { LanguageModule } from '../printer-language';
 import { buildTestLabel } from './test-label-zpl';
 import { zplLabelEncoder } from './zpl-label';
@@ -19,17 +19,7 @@ export const ZPL: LanguageModule = {
   nativeFormat: 'zpl',
   nativeRepeatsCopies: true,
   pages: { encoderFor: () => zplLabelEncoder, geometry: 'label' },
-  ipp: {
-    formats: () => [...RENDERED_FORMATS, ZPL_MIME_TYPE, 'application/octet-stream'],
-    declared: { [ZPL_MIME_TYPE]: 'zpl' },
-    media: () => [...LABEL_MEDIA],
-    mediaType: 'labels',
-    mediaSource: 'main-roll',
-    supplyDescription: 'Labels',
-    modelText: 'ZPL label printer',
-    commandSet: 'ZPL',
-    dnsSdKind: 'label',
-  },
+  ipp: labelPrinterIpp('ZPL', ZPL_MIME_TYPE, 'zpl'),
   device: { preflight: zplPreflightOver, liveStatus: zplLiveStatus, unprinted: zplUnprinted, overNetwork: true, hostQueries: true },
   testDocument: async (_printer, info) => ({ title: 'Test label', data: Buffer.from(buildTestLabel(info), 'utf8'), format: 'zpl', contentType: 'zpl' }),
   // a duplicate label is better than a lost shipment
