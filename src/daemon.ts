@@ -264,7 +264,7 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
     logger,
     sockets: [eventsSocket(ring, bootId, demand)],
     statics: webConsole ? [webConsole] : [],
-    ipp: { handle: (printerId, body, origin) => ipp.handle(printerId, body, origin), icon: printerIconPng() },
+    ipp: { handle: (printerId, body, origin) => ipp.handle(printerId, body, origin), icon: lazyIcon() },
   });
   // sessions do not outlive their key: a new API key closes the WebSockets the old one opened (4401, as a wrong key)
   const stopKeyWatch = settings.onChange(closeOnNewKey(settings, server));
@@ -344,6 +344,12 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
       await settings.flush();
     },
   };
+}
+
+/** The shared printers' icon, drawn and deflated at its first request rather than at start-up. */
+function lazyIcon(): () => Buffer {
+  let png: Buffer | undefined;
+  return () => (png ??= printerIconPng());
 }
 
 /**

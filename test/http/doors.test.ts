@@ -29,7 +29,7 @@ const doors: Array<{ name: string; port: number; tls: boolean; path: string; bod
 before(async () => {
   server = await startHttpServer({
     routes,
-    ipp: { handle: () => new Promise((resolve) => setImmediate(() => resolve(Buffer.from('ipp-answer')))), icon: Buffer.from('png') },
+    ipp: { handle: () => new Promise((resolve) => setImmediate(() => resolve(Buffer.from('ipp-answer')))), icon: () => Buffer.from('png') },
   });
   const tls = await ensureTlsPair(tempDir('doors-tls'), 'localhost');
   const api = { path: '/api/v1/print', body: '{}', type: 'application/json' };

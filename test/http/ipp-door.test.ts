@@ -17,7 +17,7 @@ before(async () => {
         calls.push(printerId);
         return Promise.resolve(IPP_ANSWER);
       },
-      icon: Buffer.from('png'),
+      icon: () => Buffer.from('png'),
     },
   });
   ippPort = await server.server.listenIpp('127.0.0.1', 0);
