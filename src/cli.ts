@@ -1,4 +1,5 @@
 // Command-line flags and environment of printproxyd (decisions.md "Start-up flags and environment").
+import { UsageError } from './errors';
 
 /** Daemon options after flags and env are merged. */
 export interface DaemonOptions {
@@ -40,9 +41,6 @@ export const DEFAULT_DATA_DIR = './data';
 
 /** Where the device image mounts network shares; only mounts below it are share roots. */
 export const DEFAULT_SHARE_ROOT = '/mnt/shares';
-
-/** Thrown for a bad command line; the message is shown with the usage. */
-export class UsageError extends Error {}
 
 /** Usage text printed by `--help` and on a bad flag. */
 export const USAGE = `usage: printproxyd [serve] [--data-dir DIR] [--port N] [--https-port N|--no-https] [--ipp-port N|--no-ipp] [--host ADDR]

@@ -49,6 +49,10 @@ import { renderWorkersOf } from './settings/render-workers';
 import { isTemporary, removeLeftovers } from './settings/atomic-file';
 import { SettingsStore } from './settings/settings-store';
 import { DiskSpool } from './spooler/disk-spool';
+import { spoolLimit } from './spooler/spool-limit';
+import { MemoryBudget } from './util/memory-budget';
+import { ConnectionGate } from './util/connection-gate';
+import { descriptorLimit, keylessDoorLimits } from './device/descriptor-limit';
 import { JobStore } from './spooler/job-store';
 import { documentLoader } from './spooler/load-document';
 import { allowedRoots } from './spooler/share-roots';
@@ -61,7 +65,7 @@ import { DEFAULT_OUTBOX_BOUNDS } from './webhooks/outbox';
 import { Webhooks } from './webhooks/webhooks';
 import { IppJobTable } from './sharing/ipp-job-table';
 import { IppOperations } from './sharing/ipp-operations';
-import { IppService } from './sharing/ipp-service';
+import { busyAnswer, IppService } from './sharing/ipp-service';
 import { RawPorts } from './sharing/raw-ports';
 import { printerServices } from './sharing/printer-services';
 import { printerIconPng } from './sharing/printer-icon';
@@ -98,6 +102,8 @@ const MAX_UNFINISHED_JOBS = 1000;
 const MIN_FREE_BYTES = 16 * 1024;
 /** How often writes that waited for room are retried when nobody reads GET /status (which retries at once). */
 const STORAGE_RETRY_MS = 60_000;
+/** IPP requests in progress at once (each holds a connection): in all, and from one source address. */
+const IPP_LIMITS = { total: 64, perAddress: 16 };
 
 /** Starts the daemon; `announce` receives the lines meant for stdout (listening addresses, the new key). */
 export async function startDaemon(options: DaemonOptions, logger: Logger, announce: (line: string) => void, hardware: DaemonHardware): Promise<RunningDaemon> {
@@ -178,9 +184,11 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
   monitor.start();
   const roots = () => allowedRoots({ dataDir, shareRoot: options.shareRoot, sharePaths: settings.value.shares.map((s) => s.sharePath) });
   const loadDocument = documentLoader(() => ({ timeoutMs: 30_000, maxRedirects: 5, maxBytes: settings.value.maxBodyBytes }), roots);
+  const spoolDir = join(dataDir, 'spool');
+  const spool = new DiskSpool(spoolDir, spoolLimit(spoolDir));
   const spooler = new Spooler({
     store,
-    spool: new DiskSpool(join(dataDir, 'spool')),
+    spool,
     runtimes,
     findPrinter: (path) => registry.find(path),
     kindOf,
@@ -228,6 +236,10 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
     }),
   ];
   let httpPort = 0;
+  // every byte held for clients, whichever door: at most one request's worth (the body limit) in all
+  const budget = new MemoryBudget(() => settings.value.maxBodyBytes);
+  // the keyless doors together keep to their share of the descriptors, so the API always has its own
+  const doors = new ConnectionGate(keylessDoorLimits(descriptorLimit()));
   const ippJobs = new IppJobTable();
   const ipp = new IppService({
     operations: new IppOperations({
@@ -261,10 +273,11 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
     routes,
     auth: new ApiAuth(() => settings.value.apiKey, new FailureLimiter({ maxFailures: 20, windowMs: 60_000 })),
     policy: { maxBodyBytes: () => settings.value.maxBodyBytes, allowedOrigins: () => settings.value.allowedOrigins },
+    budget,
     logger,
     sockets: [eventsSocket(ring, bootId, demand)],
     statics: webConsole ? [webConsole] : [],
-    ipp: { handle: (printerId, body, origin) => ipp.handle(printerId, body, origin), icon: lazyIcon() },
+    ipp: { handle: (printerId, body, origin) => ipp.handle(printerId, body, origin), icon: lazyIcon(), gate: new ConnectionGate(IPP_LIMITS, doors), busy: busyAnswer },
   });
   // sessions do not outlive their key: a new API key closes the WebSockets the old one opened (4401, as a wrong key)
   const stopKeyWatch = settings.onChange(closeOnNewKey(settings, server));
@@ -293,7 +306,11 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
     },
     ask: (path, query) => runtimes.of(path).hostQuery(query.command, query.complete),
     maxBytes: () => settings.value.maxBodyBytes,
+    budget,
+    doors,
+    acceptsJobs: () => spool.hasRoom() && store.unfinished() < MAX_UNFINISHED_JOBS,
     idleMs: 10_000,
+    afterLarge: collectGarbageSoon,
     warn: (line) => {
       warnings.push(line);
       logger.warn(line);

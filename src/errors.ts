@@ -18,8 +18,9 @@ export const REQUEST_ERROR_CODES = [
   'TOO_MANY_REQUESTS',
   'INTERNAL',
   'PRINT_FAILED',
-  'PRINTER_NOT_READY',
-  'SPOOL_FAILED',
+  // the spool at its byte limit: the same 507 as a failed spool write (SPOOL_WRITE), a limit rather than an I/O error
+  'SPOOL_FULL',
+  // the same 503 answer for two causes a log must tell apart: too many unfinished jobs, or large bodies over the memory budget
   'QUEUE_FULL',
   'TOO_BUSY',
   'CHANGE_NOT_STORED',
@@ -46,7 +47,9 @@ export const DEVICE_ERROR_CODES = [
   'CANCELED',
   'IO',
   'RENDER_QUEUE_FULL',
+  // the job could not be stored on the device's flash (HTTP 507)
   'SPOOL_WRITE',
+  // a printer's pre-flight said it cannot print now (paper out, head open…; HTTP 503 for the request)
   'NOT_READY',
   'INTERRUPTED',
   'SHUTDOWN',
@@ -69,7 +72,7 @@ export class AppError extends Error {
 
   constructor(code: ErrorCode, detail: string, options: { content?: unknown; headers?: Record<string, string>; cause?: unknown } = {}) {
     super(detail, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'AppError';
+    this.name = new.target.name;
     this.code = code;
     this.content = options.content;
     this.headers = options.headers ?? {};
@@ -84,7 +87,6 @@ export class DeviceError extends AppError {
 
   constructor(code: DeviceErrorCode, message: string, bytesSent?: number) {
     super(code, message);
-    this.name = 'DeviceError';
     this.bytesSent = bytesSent;
   }
 }
@@ -95,6 +97,85 @@ export function toDeviceError(err: unknown, fallback: DeviceErrorCode = 'IO'): D
   const message = err instanceof Error ? err.message : String(err);
   return new DeviceError(fallback, message);
 }
+
+/**
+ * A render refused at once because `size` jobs run and `maxQueue` wait. Nothing retries it: the print job fails with this
+ * message as its `error` (a `wait: true` request answers 502 Print failed); the HTTP request itself is not refused.
+ */
+export class RenderQueueFullError extends DeviceError {
+  constructor(accepted: number) {
+    super('RENDER_QUEUE_FULL', `render queue is full (${accepted} jobs accepted)`);
+  }
+}
+
+/** A subclass of `Base` whose every error carries `code`, made from a message alone; `name` names it in logs. */
+function fixedCode<Code, Instance extends Error>(Base: new (code: Code, message: string) => Instance, code: Code, name: string): new (message: string) => Instance {
+  const Fixed = class extends (Base as new (code: Code, message: string) => Error) {
+    constructor(message: string) {
+      super(code, message);
+      this.name = name;
+    }
+  };
+  return Fixed as unknown as new (message: string) => Instance;
+}
+
+/** A printer's reply that is not a well-formed ZPL status answer (`~HS`, `~HQ`); the only error those parsers throw. */
+export const ZplParseError = fixedCode(DeviceError, 'PROTOCOL', 'ZplParseError');
+
+/** A USB GET_DEVICE_ID reply that holds no IEEE 1284 device ID; the only error that parser throws. */
+export const DeviceIdError = fixedCode(DeviceError, 'PROTOCOL', 'DeviceIdError');
+
+/** Bytes that are not a well-formed IPP message: a printer's answer (PROTOCOL), or a request the IPP door answers client-error-bad-request. */
+export const IppDecodeError = fixedCode(DeviceError, 'PROTOCOL', 'IppDecodeError');
+
+/** A request body that is not chunked framing (RFC 9112 7.1): its framing, and the connection's, is unknown from there on. */
+export const ChunkedFramingError = fixedCode(AppError, 'INVALID_REQUEST', 'ChunkedFramingError');
+
+/**
+ * An IPP answer other than success from the IPP door: `status` is the IPP status-code (RFC 8011 13.1) the client
+ * gets with `message` as its status-message; the code is INVALID_REQUEST for a client-error (0x04xx), else INTERNAL.
+ */
+export class IppFault extends AppError {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(status < 0x0500 ? 'INVALID_REQUEST' : 'INTERNAL', message);
+  }
+}
+
+/** Codes of a process that cannot start or was started wrongly (command line, runtime, native cache): never behind HTTP. */
+export const PROCESS_ERROR_CODES = ['USAGE', 'UNSUPPORTED_RUNTIME', 'NATIVE_CACHE'] as const;
+
+/** A stable code for a failure before the daemon serves (its exit status and message say it; no HTTP answer exists). */
+export type ProcessErrorCode = (typeof PROCESS_ERROR_CODES)[number];
+
+/** A failure of the process itself, before anything is served: the CLI prints the message and exits non-zero. */
+export class ProcessError extends Error {
+  readonly code: ProcessErrorCode;
+
+  constructor(code: ProcessErrorCode, message: string, options: { cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = code;
+  }
+}
+
+/** A bad command line (`printproxyd` flags, `printproxyd render`); the message is shown with the usage, exit 2. */
+export const UsageError = fixedCode(ProcessError, 'USAGE', 'UsageError');
+
+/** The running Node has no uWS build here; the message names its version, ABI and arch, and what would work. */
+export const UnsupportedRuntimeError = fixedCode(ProcessError, 'UNSUPPORTED_RUNTIME', 'UnsupportedRuntimeError');
+
+/** The native cache cannot be used: a noexec mount, or a folder that cannot be written. The message says which. */
+export class NativeCacheError extends ProcessError {
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super('NATIVE_CACHE', message, options);
+  }
+}
+
+/** The native cache folder cannot be created (a read-only partition, say): a NativeCacheError a temporary folder can stand in for. */
+export class NativeFolderError extends NativeCacheError {}
 
 /** Codes of the fleet-side client (src/fleet/client/): it runs in an ERP's process, never behind the device's HTTP API. */
 export const FLEET_CLIENT_ERROR_CODES = ['FLEET_CONNECT_FAILED', 'FLEET_TIMEOUT', 'FLEET_CLOSED', 'FLEET_BAD_ARGUMENT'] as const;

@@ -1,5 +1,6 @@
 // Entry point of printproxyd: parses the command line, runs the daemon or a sub-command, handles signals.
-import { DEFAULT_DATA_DIR, parseCommandLine, USAGE, UsageError } from './cli';
+import { DEFAULT_DATA_DIR, parseCommandLine, USAGE } from './cli';
+import { UsageError } from './errors';
 import { startDaemon } from './daemon';
 import { versionLine } from './build-info';
 import { createLogger } from './log';

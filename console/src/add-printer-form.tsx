@@ -1,7 +1,7 @@
 // Add printer: a TCP (port 9100) or IPP printer by address; the device probes what it speaks unless told.
 import { useState } from 'preact/hooks';
 import { useSession } from './session';
-import type { Printer } from './types';
+import type { Printer } from '../../src/schemas/printer';
 import { ErrorText, useAction } from './ui';
 
 /** The Add printer form; `onDone` after the printer was added. */

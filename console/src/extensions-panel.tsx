@@ -2,7 +2,7 @@
 import { Fragment } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { useSession } from './session';
-import type { ExtensionSettings } from './types';
+import type { ExtensionSettings } from '../../src/schemas/settings';
 import { ErrorText, useAction } from './ui';
 
 const MASK = '********';

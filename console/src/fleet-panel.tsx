@@ -1,7 +1,8 @@
 // Fleet: the MQTT bridge's settings (GET/PUT /fleet) and its state (`fleet` in GET /status); secrets are write-only.
 import { useEffect, useState } from 'preact/hooks';
 import { useSession } from './session';
-import type { DeviceStatus, FleetSettings, FleetStatus } from './types';
+import type { DeviceStatus } from '../../src/schemas/device';
+import type { FleetSettings, FleetStatus } from '../../src/schemas/fleet';
 import { ErrorText, useAction } from './ui';
 import { timeText } from './words';
 
@@ -157,7 +158,7 @@ function bodyOf(form: Form, stored: FleetSettings): FleetSettings {
   const secret = (v: string, was: string | null) => (v === '' ? (was === MASK ? MASK : null) : v);
   return {
     enabled: form.enabled,
-    brokerUrl: form.brokerUrl.trim(),
+    brokerUrl: orNull(form.brokerUrl),
     deviceId: form.deviceId.trim(),
     topicPrefix: form.topicPrefix.trim(),
     username: orNull(form.username),

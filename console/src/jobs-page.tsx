@@ -1,6 +1,6 @@
 // Jobs: the live table, newest first, with errors, printedAt when known, and Cancel on active jobs.
 import { useLive, useSession } from './session';
-import type { Job } from './types';
+import type { JobRecord as Job } from '../../src/schemas/job';
 import { ErrorText, useAction } from './ui';
 import { timeText } from './words';
 

@@ -1,6 +1,8 @@
 // Printers and jobs kept current: read with GET, then changed by events; views subscribe and re-render on change.
 import type { Api } from './api';
-import type { DeviceEvent, Job, Printer } from './types';
+import type { JobRecord as Job } from '../../src/schemas/job';
+import type { Printer } from '../../src/schemas/printer';
+import type { DeviceEvent } from './types';
 
 /** The live lists, and whether the socket is up. */
 export interface LiveState {

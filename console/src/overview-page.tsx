@@ -1,7 +1,8 @@
 // Overview: device status, printers by status, jobs of the last hour by state.
 import { useEffect, useState } from 'preact/hooks';
 import { useLive, useSession } from './session';
-import type { DeviceStatus, Settings } from './types';
+import type { DeviceStatus } from '../../src/schemas/device';
+import type { Settings } from './types';
 import { ErrorText, useAction } from './ui';
 import { bytesText, durationText, statusText } from './words';
 

@@ -2,7 +2,8 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { documentBody, type DocumentBody } from './document-file';
 import { useLive, useSession } from './session';
-import type { Job, Printer } from './types';
+import type { JobRecord as Job } from '../../src/schemas/job';
+import type { Printer } from '../../src/schemas/printer';
 import { ErrorText, useAction } from './ui';
 import { printerName } from './words';
 

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { splitList } from './add-printer-form';
 import { navigate } from './router';
 import { useLive, useSession } from './session';
-import type { Printer } from './types';
+import type { Printer } from '../../src/schemas/printer';
 import { ErrorText, useAction } from './ui';
 import { kindText, printerName, reasonText, statusText } from './words';
 

@@ -1,7 +1,7 @@
 // Shares: the network folders documents may be printed from; passwords are write-only (the device answers ********).
 import { useEffect, useState } from 'preact/hooks';
 import { useSession } from './session';
-import type { Share } from './types';
+import type { Share } from '../../src/schemas/settings';
 import { ErrorText, useAction } from './ui';
 
 /** The shares section of Settings. */

@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { splitList } from './add-printer-form';
 import { useSession } from './session';
-import type { Webhook } from './types';
+import type { WebhookView as Webhook } from '../../src/schemas/webhook';
 import { ErrorText, useAction } from './ui';
 import { timeText } from './words';
 

@@ -1,5 +1,5 @@
 // Values from the API in words: printer states and reasons (the pre-flight texts), kinds, sizes, times.
-import type { Printer } from './types';
+import type { Printer } from '../../src/schemas/printer';
 
 const REASONS: Record<string, string> = {
   'media-empty-error': 'Printer is out of paper (load labels and close the head)',

@@ -1,17 +1,14 @@
 // The in-process event bus: job, printer and device changes, numbered in order; channels (WebSocket, webhooks) subscribe.
+import type { Static } from '@sinclair/typebox';
 import type { Logger } from '../log';
+import type { DeviceEventSchema } from '../schemas/event-socket';
+import type { EVENT_TYPE_NAMES } from '../schemas/webhook';
 
-/** Event types (events.md). */
-export type EventType = 'job.state' | 'job.printed' | 'printer.status' | 'printer.added' | 'printer.updated' | 'printer.removed' | 'device.settings';
+/** Event types (events.md), as EVENT_TYPE_NAMES lists them. */
+export type EventType = (typeof EVENT_TYPE_NAMES)[number];
 
-/** One event as every channel carries it: `id` increases by one per event since start. */
-export interface DeviceEvent {
-  id: number;
-  type: EventType;
-  /** ISO 8601 time of emission. */
-  time: string;
-  data: unknown;
-}
+/** One event as every channel carries it (DeviceEventSchema): `id` increases by one per event since start, `time` ISO 8601. */
+export type DeviceEvent = Static<typeof DeviceEventSchema>;
 
 /** A subscriber; called synchronously in emission order. */
 export type EventListener = (event: DeviceEvent) => void;

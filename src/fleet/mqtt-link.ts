@@ -8,6 +8,7 @@ import type { FleetSettings } from '../schemas/fleet';
 import { Backoff, STABLE_MS } from './backoff';
 import type { FleetEpoch } from './fleet-epoch';
 import type { FleetTopics } from './fleet-topics';
+import { tcpNoDelay } from './tcp-no-delay';
 
 /** Connects a client (MQTT.js `connect`). */
 export type MqttConnect = (url: string, options: IClientOptions) => MqttClient;
@@ -171,6 +172,7 @@ export class FleetLink {
 
   private async onConnect(client: MqttClient, connack: IConnackPacket): Promise<void> {
     if (client !== this.client || this.stopped) return;
+    tcpNoDelay(client);
     this.brokerMaxPacket = connack.properties?.maximumPacketSize ?? 268_435_455;
     await this.deps.epoch.commit(this.epochOfAttempt);
     this.up = true;

@@ -1,4 +1,5 @@
 // Finds where a chunked message body ends (RFC 9112 section 7.1) in bytes that arrive in pieces, without decoding it.
+import { ChunkedFramingError } from '../errors';
 
 /** The longest chunk-size or trailer line taken, extensions included. */
 const MAX_LINE = 8192;
@@ -6,9 +7,6 @@ const MAX_LINE = 8192;
 const MAX_SIZE_DIGITS = 12;
 const CR = 0x0d;
 const LF = 0x0a;
-
-/** Thrown when the bytes are not a chunked body: its framing is unknown from there on. */
-export class ChunkedFramingError extends Error {}
 
 /** Follows one chunked body across the pieces given to `scan`, from its first chunk-size line to its last trailer line. */
 export class ChunkedBody {

@@ -8,7 +8,6 @@ import { decodeBase64Bytes } from './base64-bytes';
 import { compileValidator } from '../schemas/validate';
 import type { DocumentSpec } from '../spooler/document';
 import type { AllowedRoots, Submission } from '../spooler/submission';
-export type { AllowedRoots, Submission } from '../spooler/submission';
 import { allowedLocalPath } from '../spooler/local-files';
 
 /** The seed's content types. */

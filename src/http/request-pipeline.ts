@@ -1,7 +1,8 @@
 // The requests of one client connection, passed to uWS one at a time: uWS closes a connection whose next request
 // arrives while an answer is pending (it takes pipelining only when every answer is synchronous), so a request the
 // client pipelined waits here until the answer before it has been sent in full (RFC 9112 section 9.3.2: answered in order).
-import { ChunkedBody, ChunkedFramingError } from './chunked-body';
+import { ChunkedFramingError } from '../errors';
+import { ChunkedBody } from './chunked-body';
 import { methodOf, requestFraming } from './message-framing';
 import { headEnd, judgeHead, overLongHead, type HeadVerdict } from './request-head';
 

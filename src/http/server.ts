@@ -3,7 +3,8 @@ import { AppError } from '../errors';
 import { errorAnswer } from './api-dispatch';
 import type { Logger } from '../log';
 import { compileValidator, type Validator } from '../schemas/validate';
-import { BodyBudget, LARGE_BODY_BYTES } from './body-budget';
+import type { ConnectionGate, GateExit } from '../util/connection-gate';
+import { KEYLESS_BODY_BYTES, LARGE_BODY_BYTES, type MemoryBudget } from '../util/memory-budget';
 import { readBody } from './body-reader';
 import { splitStringField } from './json-string-field';
 import { corsHeaders, preflightHeaders } from './cors';
@@ -31,6 +32,8 @@ export interface HttpServerDeps {
   routes: Route[];
   auth: ApiAuth;
   policy: HttpPolicy;
+  /** The device's one allowance of client bytes in memory, shared with the IPP documents and raw ports. */
+  budget: MemoryBudget;
   logger: Logger;
   /** Called when an exchange that held a large body (one counted in the body budget) has ended. */
   afterLargeBody?: () => void;
@@ -43,11 +46,18 @@ export interface HttpServerDeps {
   /** The front that takes the TCP ports (and ends TLS) before uWS: it judges heads and passes pipelined requests on one at a time. */
   front?: Http1Front;
   /** IPP of shared printers at `/ipp/print/<id>` and their icon at `/ipp/icon.png`, without the API key (printer-sharing.md); absent: 404. */
-  ipp?: { handle: IppEndpoint; icon: () => Buffer };
+  ipp?: { handle: IppEndpoint; icon: () => Buffer; gate: ConnectionGate; busy: IppBusy };
 }
 
-/** Answers one IPP request (its bytes, document included) to the shared printer `printerId`; never rejects with a protocol error. */
-export type IppEndpoint = (printerId: string, body: Buffer, origin: { host: string; secure: boolean }) => Promise<Buffer>;
+/**
+ * Answers one IPP request (its bytes, document included) to the shared printer `printerId`; never rejects with a protocol
+ * error. `origin.hold()` keeps the body's bytes counted in the memory budget past the answer (a document kept for a later
+ * Close-Job) and returns their release, or null when the budget cannot count them all.
+ */
+export type IppEndpoint = (printerId: string, body: Buffer, origin: { host: string; secure: boolean; hold: () => (() => void) | null }) => Promise<Buffer>;
+
+/** The encoded IPP server-error-busy answer (with `message`) to a request of which only `head`, its first bytes (up to 8), was read. */
+export type IppBusy = (head: Buffer, message: string) => Buffer;
 
 /** TLS files for the HTTPS listener. */
 export interface TlsFiles {
@@ -89,10 +99,10 @@ export class HttpServer {
   private readonly hub: SocketHub;
 
   /** Large bodies held at once: at most the body limit's worth, so N uploads cannot take N times its memory. */
-  private readonly budget: BodyBudget;
+  private readonly budget: MemoryBudget;
 
   constructor(private readonly deps: HttpServerDeps) {
-    this.budget = new BodyBudget(() => deps.policy.maxBodyBytes());
+    this.budget = deps.budget;
     this.compiled = deps.routes.map((route) => ({
       route,
       paramNames: [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]),
@@ -213,7 +223,7 @@ export class HttpServer {
   private mountIpp(app: TemplatedApp, secure: boolean): void {
     const ipp = this.deps.ipp;
     if (!ipp) return;
-    app.post('/ipp/print/:id', (res, req) => this.handleIpp(ipp.handle, res, req, secure));
+    app.post('/ipp/print/:id', (res, req) => this.handleIpp(ipp, res, req, secure));
     app.get('/ipp/icon.png', (res, req) => {
       const exchange = this.begin(res, req);
       this.sendBytes(exchange, 200, ipp.icon(), 'image/png', NO_HEADERS);
@@ -221,7 +231,7 @@ export class HttpServer {
   }
 
   /** One IPP request: the body read within the body limit and budget, answered as application/ipp once the packet is parsed. */
-  private handleIpp(ipp: IppEndpoint, res: HttpResponse, req: HttpRequest, secure: boolean): void {
+  private handleIpp(ipp: NonNullable<HttpServerDeps['ipp']>, res: HttpResponse, req: HttpRequest, secure: boolean): void {
     const exchange = this.begin(res, req);
     const printerId = req.getParameter(0) ?? '';
     const host = req.getHeader('host');
@@ -229,18 +239,20 @@ export class HttpServer {
     try {
       refuseAmbiguousLength(req, exchange);
       refuseBrowserIpp(exchange);
+      this.enterIpp(ipp.gate, exchange);
       const declared = declaredLength(exchange);
       const limit = this.deps.policy.maxBodyBytes();
-      if (declared !== null && declared <= limit) this.reserve(exchange, declared);
-      body = readBody(res, limit, declared, (size) => this.reserve(exchange, size));
+      if (declared !== null && declared <= limit) this.reserve(exchange, declared, KEYLESS_BODY_BYTES);
+      body = readBody(res, limit, declared, (size) => this.reserve(exchange, size, KEYLESS_BODY_BYTES));
     } catch (err) {
       if (exchange.closeAfter) this.failAfterPacket(exchange, err);
+      else if (err instanceof AppError && err.code === 'TOO_BUSY') this.ippBusy(ipp.busy, exchange, err.message);
       else this.afterBody(exchange, () => this.fail(exchange, err));
       return;
     }
     body
       .then((bytes) => new Promise<Buffer>((resolve) => setImmediate(() => resolve(bytes))))
-      .then((bytes) => (exchange.aborted ? null : ipp(printerId, bytes, { host, secure })))
+      .then((bytes) => (exchange.aborted ? null : ipp.handle(printerId, bytes, { host, secure, hold: () => this.keepBody(exchange, bytes.length) })))
       .then(
         (answer) => answer && this.sendBytes(exchange, 200, answer, 'application/ipp', NO_HEADERS),
         (err: unknown) => this.fail(exchange, err),
@@ -301,6 +313,7 @@ export class HttpServer {
       proxied: this.deps.front !== undefined,
       reserved: 0,
       closeAfter: false,
+      exit: null,
     };
     this.inFlight += 1;
     res.onAborted(() => {
@@ -362,15 +375,54 @@ export class HttpServer {
   }
 
   /**
-   * Holds `bytes` of a large body against the budget until the answer is sent (growing what the request holds already);
-   * refuses (503, Retry-After) when others hold too much.
+   * Holds `bytes` of a body over `uncounted` against the budget until the answer is sent (growing what the request holds
+   * already); refuses (503, Retry-After) when others hold too much.
    */
-  private reserve(exchange: Exchange, bytes: number): void {
-    if (bytes <= LARGE_BODY_BYTES || bytes <= exchange.reserved) return;
+  private reserve(exchange: Exchange, bytes: number, uncounted = LARGE_BODY_BYTES): void {
+    if (bytes <= uncounted || bytes <= exchange.reserved) return;
     if (!this.budget.take(bytes - exchange.reserved)) {
       throw new AppError('TOO_BUSY', `the device is receiving other large documents; send this one (${bytes} bytes) again shortly`, { headers: { 'Retry-After': '2' } });
     }
     exchange.reserved = bytes;
+  }
+
+  /** IPP's own busy answer to a request the memory budget cannot take: sent once its body was read and dropped (its first 8 bytes kept for the request id). */
+  private ippBusy(busy: IppBusy, exchange: Exchange, message: string): void {
+    const head = Buffer.alloc(8);
+    let seen = 0;
+    const limit = this.deps.policy.maxBodyBytes();
+    exchange.res.onData((chunk, isLast) => {
+      if (exchange.done) return;
+      if (seen < head.length) Buffer.from(chunk).copy(head, seen, 0, Math.min(chunk.byteLength, head.length - seen));
+      seen += chunk.byteLength;
+      if (!isLast && seen <= limit) return;
+      exchange.closeAfter ||= !isLast;
+      this.sendBytes(exchange, 200, busy(head.subarray(0, Math.min(seen, head.length)), message), 'application/ipp', NO_HEADERS);
+    });
+  }
+
+  /** Counts the exchange in the keyless doors' gate until it ends; refuses (503, connection closed, body unread) when full. */
+  private enterIpp(gate: ConnectionGate, exchange: Exchange): void {
+    const exit = gate.enter(remoteAddress(exchange));
+    if (!exit) {
+      exchange.closeAfter = true;
+      throw new AppError('TOO_BUSY', 'the device is answering too many IPP requests; send this one again shortly', { headers: { 'Retry-After': '2' } });
+    }
+    exchange.exit = exit;
+  }
+
+  /** Counts all `bytes` of the exchange's body in the budget and detaches them from it: the caller gives them back. */
+  private keepBody(exchange: Exchange, bytes: number): (() => void) | null {
+    // an exchange that already ended (aborted) gave its reservation back: all of it is taken anew
+    const already = exchange.done ? 0 : exchange.reserved;
+    const kept = Math.max(bytes, already);
+    if (kept > already && !this.budget.take(kept - already)) return null;
+    exchange.reserved = 0;
+    let held = true;
+    return () => {
+      if (held) this.budget.give(kept);
+      held = false;
+    };
   }
 
   /** Runs the handler; answers synchronously when neither the body nor the handler is asynchronous. */
@@ -458,6 +510,7 @@ export class HttpServer {
     if (exchange.done) return;
     exchange.done = true;
     this.budget.give(exchange.reserved);
+    exchange.exit?.();
     if (exchange.reserved > 0) this.deps.afterLargeBody?.();
     this.inFlight -= 1;
     if (this.inFlight === 0) for (const wake of this.idleWaiters.splice(0)) wake();
@@ -543,6 +596,8 @@ interface Exchange {
   reserved: number;
   /** Close the connection after the answer: the request's framing cannot be trusted. */
   closeAfter: boolean;
+  /** Gives back the exchange's place in a keyless door's gate (IPP), when it took one. */
+  exit: GateExit | null;
 }
 
 /** Where the IPP door answers: printers on the LAN print here, web pages never (no CORS, no cross-origin request). */

@@ -4,6 +4,7 @@ import type { LiveStatus } from '../schemas/printer';
 import { parseMediaSize } from '../render/media-size';
 import type { Capabilities } from '../schemas/printer';
 import { parsePageRanges, type PrintOptions } from '../schemas/print-options';
+import { JOB_STATE } from './ipp-constants';
 import { TAG, type IppAttribute, type IppValue } from './ipp-wire';
 
 /** Printer attributes by name. */
@@ -40,9 +41,6 @@ export function liveStatusOf(a: Attributes): LiveStatus {
   if (state === 5 || blocking) return { status: 'error', statusReasons: reasons };
   return { status: state === 3 || state === 4 ? 'online' : 'unknown', statusReasons: reasons };
 }
-
-/** IPP job-state values (RFC 8011 5.3.7). */
-export const JOB_STATE = { pending: 3, pendingHeld: 4, processing: 5, processingStopped: 6, canceled: 7, aborted: 8, completed: 9 } as const;
 
 /**
  * The one mapping of IPP job-state to the API's job state: pending and pending-held → queued, processing and

@@ -2,30 +2,9 @@
 import http from 'node:http';
 import https from 'node:https';
 import { DeviceError } from '../errors';
+import { IPP_STATUS, IPP_STATUS_NAMES } from './ipp-constants';
 import { decodeMessage, encodeRequest, GROUP, TAG, type IppAttribute, type IppMessage, type IppValue } from './ipp-wire';
 import { sleep } from '../util/sleep';
-
-/** Operation codes (RFC 8011 section 5.4.15). */
-export const OP = { printJob: 0x0002, cancelJob: 0x0008, getJobAttributes: 0x0009, getPrinterAttributes: 0x000b } as const;
-
-const STATUS_NAMES: Record<number, string> = {
-  0x0000: 'successful-ok',
-  0x0001: 'successful-ok-ignored-or-substituted-attributes',
-  0x0002: 'successful-ok-conflicting-attributes',
-  0x0400: 'client-error-bad-request',
-  0x0401: 'client-error-forbidden',
-  0x0402: 'client-error-not-authenticated',
-  0x0403: 'client-error-not-authorized',
-  0x0404: 'client-error-not-possible',
-  0x0405: 'client-error-timeout',
-  0x0406: 'client-error-not-found',
-  0x040a: 'client-error-document-format-not-supported',
-  0x040b: 'client-error-attributes-or-values-not-supported',
-  0x0500: 'server-error-internal-error',
-  0x0501: 'server-error-operation-not-supported',
-  0x0506: 'server-error-not-accepting-jobs',
-  0x0507: 'server-error-busy',
-};
 
 /** Connection settings: the printer URI (ipp, ipps, http, https), request time limit, busy retry policy (ms). */
 export interface IppSessionOptions {
@@ -72,11 +51,11 @@ export class IppSession {
     for (;;) {
       if (signal?.aborted) throw new DeviceError('CANCELED', 'Canceled');
       const answer = await this.once(operation, attributes, jobAttributes, data);
-      if (answer.status === 0x0507 && Date.now() + delay < deadline) {
+      if (answer.status === IPP_STATUS.busy && Date.now() + delay < deadline) {
         await sleep(delay, signal);
         continue;
       }
-      if (answer.status >= 0x0400) throw new DeviceError('PROTOCOL', `ipp ${this.options.uri}: the printer answered ${statusName(answer.status)}`);
+      if (answer.status >= IPP_STATUS.badRequest) throw new DeviceError('PROTOCOL', `ipp ${this.options.uri}: the printer answered ${statusName(answer.status)}`);
       return answer;
     }
   }
@@ -146,5 +125,5 @@ function standardAttributes(uri: string): IppAttribute[] {
 
 /** The RFC 8011 name of a status code, with its hex value. */
 export function statusName(status: number): string {
-  return `${STATUS_NAMES[status] ?? 'status'} (0x${status.toString(16).padStart(4, '0')})`;
+  return `${IPP_STATUS_NAMES[status] ?? 'status'} (0x${status.toString(16).padStart(4, '0')})`;
 }

@@ -2,6 +2,7 @@
 // Written here, not taken from npm: `ipp` 2.0.1 (the registry's latest) declares engines node <4.0.0 and calls the
 // deprecated `new Buffer()` (DEP0005 warnings on Node 20), and `ipp-encoder` 5.0.0 decodes rangeOfInteger (copies-supported)
 // as a string and flattens collections (media-col-ready) into plain values, while neither ships TypeScript types.
+import { IppDecodeError } from '../errors';
 
 /** Delimiter tags of attribute groups. */
 export const GROUP = { operation: 0x01, job: 0x02, end: 0x03, printer: 0x04, unsupported: 0x05 } as const;
@@ -62,11 +63,6 @@ export interface IppMessage {
   code: number;
   requestId: number;
   groups: Array<{ tag: number; attributes: Map<string, IppValue[]> }>;
-}
-
-/** Thrown when bytes are not a well-formed IPP message. */
-export class IppDecodeError extends Error {
-  readonly code = 'IPP_DECODE';
 }
 
 /** How deep collections may nest in one message (media-col holds media-size: 2 levels; PWG 5100 uses at most 4). */

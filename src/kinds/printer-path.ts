@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { Connection } from '../schemas/printer';
 
-/** Default ports per protocol. */
+/** Default ports per protocol of a printer connection: the one table (paths, URIs, new printers read it). */
 export const DEFAULT_PORTS: Record<string, number> = { tcp: 9100, ipp: 631, ipps: 631, http: 631, https: 443 };
 
 /** Default IPP resource path. */

@@ -1,16 +1,11 @@
 // Writes the natives embedded in the single executable to disk once, so process.dlopen can load them.
+import { NativeCacheError, NativeFolderError } from '../errors';
 import { existsSync, promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../settings/atomic-file';
 import { MANIFEST_ASSET, type EmbeddedAssets, type NativeManifest } from './embedded-assets';
 import { isNoexecFolder } from './mount-options';
 import { storageErrorCode } from '../util/storage-error';
-
-/** The native cache cannot be used: a noexec mount, or a folder that cannot be written. The message says which. */
-export class NativeCacheError extends Error {}
-
-/** The native cache folder cannot be created (a read-only partition, say): a NativeCacheError a temporary folder can stand in for. */
-export class NativeFolderError extends NativeCacheError {}
 
 const COMPLETE = '.complete';
 

@@ -1,4 +1,5 @@
 // Which uWebSockets.js build serves which Node ABI: the npm package holding its `.node` files and the arches it has.
+import { UnsupportedRuntimeError } from '../errors';
 
 /** A uWS build for one Node ABI: its npm package, the folder of the `.node` files (relative to the package's main
  * script), the Node major it is for, the Linux arches it ships, and whether it answers every request head. */
@@ -14,9 +15,6 @@ export const UWS_BUILDS: Readonly<Record<string, UwsBuild>> = {
   '115': { pkg: '@trufflesuite/uws-js-unofficial', folderFromMain: '../binaries', nodeMajor: 20, arches: ['x64', 'arm64', 'arm'] },
   '137': { pkg: '@btc-vision/uwebsockets.js', folderFromMain: '.', nodeMajor: 24, arches: ['x64', 'arm64'] },
 };
-
-/** The running Node has no uWS build here; the message names its version, ABI and arch, and what would work. */
-export class UnsupportedRuntimeError extends Error {}
 
 /** The running runtime as far as the uWS choice goes (values of process.version, .versions.modules, .platform, .arch). */
 export interface Runtime {

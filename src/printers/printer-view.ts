@@ -1,7 +1,6 @@
 // Turns registry records into the API's printer objects (seed 2.2), with live status.
 import { NOT_SHARED, type Printer } from '../schemas/printer';
-import type { PrinterRecord } from './registry';
-import type { LiveStatus } from './status-cache';
+import type { LiveStatus, PrinterRecord } from '../schemas/printer';
 
 /** The API printer object of a record and its live status. */
 export function printerView(record: PrinterRecord, live: LiveStatus): Printer {

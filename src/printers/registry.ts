@@ -3,12 +3,11 @@ import { AppError } from '../errors';
 import type { Logger } from '../log';
 import type { DiscoveryEvent, DiscoverySource } from '../discovery/source';
 import { NOT_SHARED, type Connection, type ContentKind, type CreatePrinterBody, type DiscoveredPrinter, type Dpi, type PatchPrinterBody, type PrinterRecord } from '../schemas/printer';
-export type { PrinterRecord } from '../schemas/printer';
 import type { ManualPrinter } from '../schemas/settings';
 import { applyChange } from '../settings/apply-change';
 import type { SettingsStore } from '../settings/settings-store';
-import { pathFromUri, printerId } from '../kinds/printer-path';
-import { hostProblem } from '../schemas/host';
+import { DEFAULT_PORTS, pathFromUri, printerId } from '../kinds/printer-path';
+import { hostProblem } from './host-problem';
 
 /** Collaborators of the registry. */
 export interface RegistryDeps {
@@ -97,7 +96,7 @@ export class PrinterRegistry {
   async add(body: CreatePrinterBody): Promise<PrinterRecord> {
     const problem = hostProblem(body.connection.host);
     if (problem) throw new AppError('INVALID_REQUEST', `connection.host ${problem}`);
-    const connection = { ...body.connection, port: body.connection.port ?? defaultPort(body.connection.protocol) };
+    const connection = { ...body.connection, port: body.connection.port ?? DEFAULT_PORTS[body.connection.protocol] };
     const path = this.deps.pathOf(connection);
     if (this.deps.settings.value.printers.some((p) => p.path === path)) {
       throw new AppError('PRINTER_EXISTS', `A printer already exists at path: ${path}`);
@@ -196,10 +195,6 @@ export class PrinterRegistry {
       share: override.share ?? own.share ?? NOT_SHARED,
     };
   }
-}
-
-function defaultPort(protocol: string): number {
-  return protocol === 'tcp' ? 9100 : protocol === 'https' ? 443 : 631;
 }
 
 function dedupeTags(tags: string[]): string[] {

@@ -1,6 +1,5 @@
 // Live printer status with a per-request time budget and a short cache (decisions.md: 1 s budget, 2 s reuse).
 import type { LiveStatus } from '../schemas/printer';
-export type { LiveStatus } from '../schemas/printer';
 import { withinBudget } from '../util/within-budget';
 
 /** Status for a printer whose probe did not answer within the budget. */

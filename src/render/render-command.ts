@@ -1,6 +1,6 @@
 // `printproxyd render INPUT.pdf|.png|.jpg [--size 4x6] [--dpi 203] [--receipt 576] [-o OUT] …`: the device's render pipeline from the shell.
 import { parseArgs } from 'node:util';
-import { toDeviceError } from '../errors';
+import { toDeviceError, UsageError } from '../errors';
 import type { Orientation } from './label-geometry';
 import { parseMediaSize } from './media-size';
 import { initPdfium } from './pdfium-init';
@@ -26,10 +26,6 @@ export const RENDER_USAGE = `usage: printproxyd render INPUT.pdf|INPUT.png|INPUT
 `;
 
 const ORIENTATIONS: readonly string[] = ['portrait', 'landscape', 'reverse-landscape', 'reverse-portrait'];
-
-class UsageError {
-  constructor(readonly message: string) {}
-}
 
 type Parsed = { input: string; out: string | undefined; job: Omit<LocalRenderJob, 'format' | 'bytes'> };
 

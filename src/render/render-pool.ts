@@ -1,6 +1,6 @@
 // Pool of render workers: sized at construction, bounded queue, per-job timeout, crashed or hung workers replaced, drained on retirement.
 import type { Worker } from 'node:worker_threads';
-import { DeviceError } from '../errors';
+import { DeviceError, RenderQueueFullError } from '../errors';
 import type { Logger } from '../log';
 import type { RenderJob, RenderOutput } from './render-job';
 import { checkCopies, resolveRaster } from './render-options';
@@ -22,17 +22,6 @@ export interface RenderPoolOptions {
   logger: Logger;
 }
 
-/**
- * A render refused at once because `size` jobs run and `maxQueue` wait. Nothing retries it: the print job fails with this
- * message as its `error` (a `wait: true` request answers 502 Print failed); the HTTP request itself is not refused.
- */
-export class RenderQueueFullError extends DeviceError {
-  constructor(accepted: number) {
-    super('RENDER_QUEUE_FULL', `render queue is full (${accepted} jobs accepted)`);
-    this.name = 'RenderQueueFullError';
-  }
-}
-
 interface Job {
   id: number;
   job: RenderJob;
@@ -48,6 +37,10 @@ interface Slot {
   /** Why the pool is ending this worker, when it is. */
   ending: string | undefined;
   lastError: string | undefined;
+}
+
+function canceled(): DeviceError {
+  return new DeviceError('CANCELED', 'Canceled');
 }
 
 function checkSetting(name: string, value: number, min: number): void {
@@ -76,10 +69,12 @@ export class RenderPool {
 
   /**
    * Renders `job` (its bytes copied, then moved to a worker); options are checked here first. Rejects with
-   * RenderQueueFullError, or DeviceError RENDER_FAILED / UNSUPPORTED_CONTENT from the checks or the worker.
+   * RenderQueueFullError, or DeviceError RENDER_FAILED / UNSUPPORTED_CONTENT from the checks or the worker. Once
+   * `signal` aborts it rejects with CANCELED: a waiting render is dropped, a running one's worker is ended (and replaced).
    */
-  render(job: RenderJob): Promise<RenderOutput> {
+  render(job: RenderJob, signal?: AbortSignal): Promise<RenderOutput> {
     if (this.closed || this.draining) return Promise.reject(new DeviceError('RENDER_FAILED', 'render pool is closed'));
+    if (signal?.aborted) return Promise.reject(canceled());
     try {
       resolveRaster(job.raster);
       checkCopies(job.encode);
@@ -89,11 +84,38 @@ export class RenderPool {
     if (this.queue.length + this.running() >= this.options.size + this.options.maxQueue) return Promise.reject(new RenderQueueFullError(this.queue.length + this.running()));
     this.fill();
     const result = new Promise<RenderOutput>((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, job: { ...job, bytes: new Uint8Array(job.bytes) }, resolve, reject });
+      const entry: Job = { id: this.nextId++, job: { ...job, bytes: new Uint8Array(job.bytes) }, resolve, reject };
+      this.queue.push(entry);
+      if (signal) this.cancelOnAbort(entry, signal);
       this.dispatch();
     });
     this.track(result);
     return result;
+  }
+
+  /** Rejects `entry` with CANCELED when `signal` aborts before it settles: out of the queue, or its worker ended. */
+  private cancelOnAbort(entry: Job, signal: AbortSignal): void {
+    const onAbort = () => {
+      const waiting = this.queue.indexOf(entry);
+      if (waiting >= 0) this.queue.splice(waiting, 1);
+      const slot = [...this.slots].find((s) => s.job === entry);
+      if (slot) {
+        clearTimeout(slot.timer);
+        slot.job = undefined;
+        void this.end(slot, 'render canceled');
+      }
+      entry.reject(canceled());
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    const { resolve, reject } = entry;
+    entry.resolve = (output) => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(output);
+    };
+    entry.reject = (err) => {
+      signal.removeEventListener('abort', onAbort);
+      reject(err);
+    };
   }
 
   /**

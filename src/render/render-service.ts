@@ -11,7 +11,7 @@ export type StartRenderPool = (size: number) => RenderPool;
 
 /** Renders jobs on a lazily started pool, and the life cycle of that pool. */
 export interface RenderService {
-  /** Renders one job (see RenderPool.render); `signal` is accepted for callers' uniformity and not acted on yet. */
+  /** Renders one job (see RenderPool.render); when `signal` aborts, the render is dropped or its worker ended (CANCELED). */
   render(job: RenderJob, signal: AbortSignal): Promise<RenderOutput>;
   /**
    * Retires the pool when `workers()` no longer matches its size: it refuses new renders, finishes the ones it
@@ -63,7 +63,7 @@ export function createRenderService(options: { workers: () => number; startPool:
     return current.pool;
   };
   return {
-    render: async (job) => pool().render(job),
+    render: async (job, signal) => pool().render(job, signal),
     resize,
     close: async () => {
       closed = true;

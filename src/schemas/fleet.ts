@@ -49,7 +49,7 @@ export const FleetSettingsSchema = Type.Object({
 export type FleetSettings = Static<typeof FleetSettingsSchema>;
 
 /** The connection state of the fleet link. */
-export const FleetStateSchema = Type.Union(['disabled', 'connecting', 'connected', 'error'].map((s) => Type.Literal(s)));
+export const FleetStateSchema = Type.Union((['disabled', 'connecting', 'connected', 'error'] as const).map((s) => Type.Literal(s)));
 
 /** `fleet` in GET /status. */
 export const FleetStatusSchema = Type.Object({

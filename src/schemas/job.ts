@@ -1,5 +1,6 @@
 // Job records (seed 2.3): the full record, its summary form, and the states a job moves through.
 import { Type, type Static } from '@sinclair/typebox';
+import { DEVICE_ERROR_CODES } from '../errors';
 
 /** Job states (seed 2.3). */
 export const JobStateSchema = Type.Union([Type.Literal('queued'), Type.Literal('printing'), Type.Literal('completed'), Type.Literal('failed')], {
@@ -8,6 +9,9 @@ export const JobStateSchema = Type.Union([Type.Literal('queued'), Type.Literal('
 });
 /** A job state. */
 export type JobState = Static<typeof JobStateSchema>;
+
+/** The stable code of a failed job: one of the catalogue's device codes (src/errors.ts). */
+export const JobErrorCodeSchema = Type.Union(DEVICE_ERROR_CODES.map((code) => Type.Literal(code)));
 
 /** The summary returned by POST /print and in 503 bodies (seed 2.3, fields marked S). */
 export const JobSummarySchema = Type.Object({
@@ -18,7 +22,7 @@ export const JobSummarySchema = Type.Object({
   source: Type.Union([Type.String(), Type.Null()]),
   state: JobStateSchema,
   error: Type.Union([Type.String(), Type.Null()]),
-  errorCode: Type.Union([Type.String(), Type.Null()], { description: 'Stable code of the failure (for example CONNECT_REFUSED, NOT_READY, CANCELED, RENDER_FAILED); null unless failed.' }),
+  errorCode: Type.Union([JobErrorCodeSchema, Type.Null()], { description: 'Stable code of the failure (for example CONNECT_REFUSED, NOT_READY, CANCELED, RENDER_FAILED); null unless failed.' }),
   createdAt: Type.String({ format: 'date-time' }),
   completedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When the job ended: for `completed`, when the printer\'s connection had accepted every byte (not when paper came out); null while unfinished.' }),
 });

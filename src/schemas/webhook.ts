@@ -75,7 +75,7 @@ export const WebhookSchema = Type.Object({
 /** A webhook view. */
 export type WebhookView = Static<typeof WebhookSchema>;
 
-/** The event types of the bus (events.md table); src/events/event-filter.ts checks at compile time that they match EventType. */
+/** The event types of the bus (events.md table); the bus's EventType is this list's type. */
 export const EVENT_TYPE_NAMES = ['job.state', 'job.printed', 'printer.status', 'printer.added', 'printer.updated', 'printer.removed', 'device.settings'] as const;
 
 /** The JSON body of every delivery: one event (events.md "Event object"); `ping` only from `POST /webhooks/{id}/test`. */

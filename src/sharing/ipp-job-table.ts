@@ -18,8 +18,8 @@ export interface IppJob {
   message: string | null;
   /** Job template values from Create-Job, applied when the document comes. */
   options: PrintOptions;
-  /** A document sent with last-document false, submitted at Close-Job. */
-  pending: { data: Buffer; format: DeclaredFormat; mime: string } | null;
+  /** A document sent with last-document false, submitted at Close-Job; `release` gives its bytes back to the memory budget. */
+  pending: { data: Buffer; format: DeclaredFormat; mime: string; release: () => void } | null;
   /** Aborts an incoming job whose document does not come within multiple-operation-time-out. */
   timer: NodeJS.Timeout | null;
 }
@@ -39,6 +39,7 @@ export class IppJobTable {
     for (const [id, old] of this.jobs) {
       if (this.jobs.size <= MAX_JOBS) break;
       if (old.timer) clearTimeout(old.timer);
+      old.pending?.release();
       this.jobs.delete(id);
     }
     return job;
@@ -55,8 +56,12 @@ export class IppJobTable {
     return [...this.jobs.values()].filter((j) => j.printerPath === printerPath).reverse();
   }
 
-  /** Stops every timer (daemon shutdown). */
+  /** Stops every timer and drops the documents still waiting for Close-Job (daemon shutdown). */
   close(): void {
-    for (const job of this.jobs.values()) if (job.timer) clearTimeout(job.timer);
+    for (const job of this.jobs.values()) {
+      if (job.timer) clearTimeout(job.timer);
+      job.pending?.release();
+      job.pending = null;
+    }
   }
 }

@@ -1,5 +1,5 @@
 // The IPP operations of a shared printer (PWG 5100.14): jobs go into the spooler; state is read from it and the printer.
-import { AppError } from '../errors';
+import { AppError, IppFault } from '../errors';
 import type { PrinterLanguage } from '../filters/filters';
 import { GROUP, type IppAttribute, type IppRequest } from '../ipp/ipp-wire';
 import type { Logger } from '../log';
@@ -8,7 +8,7 @@ import type { LiveStatus, PrinterRecord } from '../schemas/printer';
 import type { Readiness } from '../schemas/readiness';
 import type { Submission } from '../spooler/submission';
 import type { SubmitOutcome } from '../spooler/spooler';
-import { IPP_OP, IPP_STATUS, IppFault, JOB_STATE } from './ipp-constants';
+import { IPP_OP, IPP_STATUS, JOB_STATE } from '../ipp/ipp-constants';
 import type { IppJob, IppJobTable } from './ipp-job-table';
 import { PrinterStateClock } from './ipp-printer-state';
 import { booleanOf, groupOf, integerOf, optionsOf, stringsOf, valueOf } from './ipp-request-attributes';
@@ -50,6 +50,8 @@ export interface IppCall {
   webUrl: string;
   /** Document bytes after the attributes. */
   data: Buffer;
+  /** Keeps the request's bytes counted in the device's memory budget past the answer: their release, or null when over it. */
+  hold: () => (() => void) | null;
 }
 
 /** An operation's answer: extra operation attributes and the groups after them. */
@@ -116,7 +118,7 @@ export class IppOperations {
     if (job.local !== 'incoming') throw new IppFault(IPP_STATUS.notPossible, `job ${job.id} is not waiting for a document`);
     const mime = this.checkDocument(call);
     if (job.pending && call.data.length > 0) throw new IppFault(IPP_STATUS.notPossible, 'this printer takes one document per job (multiple-document-jobs-supported is false)');
-    if (call.data.length > 0) job.pending = { data: call.data, format: declaredFormat(mime, this.deps.languageOf(call.printer)), mime };
+    if (call.data.length > 0) job.pending = this.keep(call, mime, last);
     if (last) await this.close(call.printer, job);
     return this.jobAnswer(call, job);
   }
@@ -233,9 +235,19 @@ export class IppOperations {
     } catch (err) {
       job.local = 'aborted';
       job.message = (err as Error).message;
-      const busy = err instanceof AppError && (err.code === 'QUEUE_FULL' || err.code === 'TOO_BUSY');
+      const busy = err instanceof AppError && (err.code === 'QUEUE_FULL' || err.code === 'TOO_BUSY' || err.code === 'SPOOL_FULL');
       throw new IppFault(busy ? IPP_STATUS.busy : IPP_STATUS.internalError, (err as Error).message);
     }
+  }
+
+  /**
+   * The document of a Send-Document; one that waits for Close-Job stays counted in the memory budget until then
+   * (server-error-busy when the budget cannot hold it: the client sends it again later).
+   */
+  private keep(call: IppCall, mime: string, last: boolean): NonNullable<IppJob['pending']> {
+    const release = last ? () => undefined : call.hold();
+    if (!release) throw new IppFault(IPP_STATUS.busy, 'the device is holding other documents; send this one again shortly');
+    return { data: call.data, format: declaredFormat(mime, this.deps.languageOf(call.printer)), mime, release };
   }
 
   /** Submits an incoming job's document, or aborts it when none came. */
@@ -249,7 +261,11 @@ export class IppOperations {
       return;
     }
     job.local = null;
-    await this.submitJob(printer, job, pending.data, pending.mime);
+    try {
+      await this.submitJob(printer, job, pending.data, pending.mime);
+    } finally {
+      pending.release();
+    }
   }
 
   private abandon(job: IppJob, message: string): void {
@@ -257,6 +273,7 @@ export class IppOperations {
     if (job.timer) clearTimeout(job.timer);
     job.local = 'aborted';
     job.message = message;
+    job.pending?.release();
     job.pending = null;
   }
 
@@ -264,6 +281,7 @@ export class IppOperations {
     if (job.local === 'incoming') {
       if (job.timer) clearTimeout(job.timer);
       job.local = 'canceled';
+      job.pending?.release();
       job.pending = null;
     } else if (job.jobId) {
       this.deps.cancel(job.jobId);

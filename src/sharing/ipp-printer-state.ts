@@ -2,7 +2,7 @@
 import type { LiveStatus } from '../schemas/printer';
 import type { Readiness } from '../schemas/readiness';
 import { statusReasonsFromReadiness } from '../zpl/zpl-readiness';
-import { PRINTER_STATE } from './ipp-constants';
+import { PRINTER_STATE } from '../ipp/ipp-constants';
 import type { IppPrinterState } from './printer-attributes';
 
 /** Remembers, per printer, when its IPP state last changed (printer-state-change-time). */

@@ -1,7 +1,8 @@
 // Reading a decoded IPP request: its groups, single values by syntax, and job template attributes as print options.
 import { GROUP, TAG, type IppCollection, type IppRequest, type IppRequestAttribute, type IppValue } from '../ipp/ipp-wire';
 import type { PrintOptions } from '../schemas/print-options';
-import { IPP_STATUS, IppFault } from './ipp-constants';
+import { IppFault } from '../errors';
+import { IPP_STATUS } from '../ipp/ipp-constants';
 import { paperSizeOf } from './share-media';
 
 /** The attributes of a request's first group with `tag`, in wire order (empty when absent). */

@@ -1,8 +1,9 @@
 // The IPP endpoint of shared printers: checks each request (RFC 8011 4.1), finds the printer, runs the operation, encodes the answer.
-import { decodeRequest, encodeResponse, GROUP, IppDecodeError, TAG, type IppAttribute, type IppRequest } from '../ipp/ipp-wire';
+import { IppDecodeError, IppFault } from '../errors';
+import { decodeRequest, encodeResponse, GROUP, TAG, type IppAttribute, type IppRequest } from '../ipp/ipp-wire';
 import type { Logger } from '../log';
 import type { PrinterRecord } from '../schemas/printer';
-import { IPP_STATUS, IppFault } from './ipp-constants';
+import { IPP_STATUS } from '../ipp/ipp-constants';
 import type { IppAnswer, IppOperations } from './ipp-operations';
 import { charset, language, text } from './ipp-values';
 
@@ -10,6 +11,8 @@ import { charset, language, text } from './ipp-values';
 export interface IppOrigin {
   host: string;
   secure: boolean;
+  /** Keeps the request's bytes counted in the memory budget after the answer; their release, or null when they do not fit. */
+  hold: () => (() => void) | null;
 }
 
 /** What the endpoint needs besides the operations. */
@@ -43,6 +46,7 @@ export class IppService {
         secure: origin.secure,
         webUrl: this.deps.webUrl(hostName(host)),
         data: body.subarray(request.dataOffset),
+        hold: origin.hold,
       });
       return respond(head.version, head.requestId, answer);
     } catch (err) {
@@ -61,6 +65,13 @@ function faultOf(err: unknown): IppFault {
   if (err instanceof IppFault) return err;
   if (err instanceof IppDecodeError) return new IppFault(IPP_STATUS.badRequest, err.message);
   return new IppFault(IPP_STATUS.internalError, INTERNAL_MESSAGE);
+}
+
+/** The encoded server-error-busy answer, with `message`, to a request of which only `head` (its first 8 bytes) was read. */
+export function busyAnswer(head: Buffer, message: string): Buffer {
+  const version = head.length >= 2 ? (supportedVersion([head[0], head[1]]) ?? [1, 1]) : ([2, 0] as [number, number]);
+  const requestId = head.length >= 8 ? head.readUInt32BE(4) : 0;
+  return respond(version, requestId, { status: IPP_STATUS.busy, message, groups: [] });
 }
 
 /** The version to answer in: the request's when it is 1.x or 2.x, else null (server-error-version-not-supported). */

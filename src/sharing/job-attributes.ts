@@ -2,7 +2,7 @@
 import type { IppAttribute } from '../ipp/ipp-wire';
 import { TAG } from '../ipp/ipp-wire';
 import type { JobRecord } from '../schemas/job';
-import { JOB_STATE } from './ipp-constants';
+import { JOB_STATE } from '../ipp/ipp-constants';
 import type { IppJob } from './ipp-job-table';
 import { dateTime, enumeration, integer, keyword, nameValue, outOfBand, text, uri } from './ipp-values';
 

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import type { PrinterLanguage } from '../filters/filters';
 import type { IppAttribute } from '../ipp/ipp-wire';
 import type { PrinterRecord } from '../schemas/printer';
-import { DPI_UNITS, IPP_OP } from './ipp-constants';
+import { DPI_UNITS, IPP_OP } from '../ipp/ipp-constants';
 import { boolean, charset, collection, dateTime, enumeration, integer, keyword, language, mimeType, nameValue, octets, outOfBand, range, resolution, text, uri, uriScheme } from './ipp-values';
 import { formatsOf } from './share-formats';
 import { mediaOf, type Medium } from './share-media';

@@ -1,7 +1,10 @@
 // One printer's raw port (PAPPL's printer-raw.c): each connection's bytes, up to its close or 10 s idle, become one job.
 import net from 'node:net';
 import type { Logger } from '../log';
-import { HostQueryScanner, withoutHostQueries, type HostQuery } from './host-queries';
+import type { ConnectionGate, GateExit } from '../util/connection-gate';
+import type { MemoryBudget } from '../util/memory-budget';
+import type { HostQuery } from './host-queries';
+import { RawConnection } from './raw-connection';
 
 /** What a raw port does with a connection's bytes and its host queries. */
 export interface RawPortDeps {
@@ -13,14 +16,38 @@ export interface RawPortDeps {
   ask: (query: HostQuery) => Promise<Buffer | null>;
   /** Most bytes one connection may send; beyond it the connection is closed and nothing printed. */
   maxBytes: () => number;
+  /** The device's shared allowance of client bytes in memory: a connection's buffer takes from it as it grows. */
+  budget: MemoryBudget;
+  /** This port's connection count (in all and per source address). */
+  gate: ConnectionGate;
+  /** The count every keyless door shares (a share of the descriptors): a socket holds its place there until it has closed. */
+  doors: ConnectionGate;
+  /** False while the spooler cannot take another job (spool bytes or job count at their limit): new connections are then closed at once. */
+  acceptsJobs: () => boolean;
   idleMs: number;
   logger: Logger;
+  /** Called once a connection that held more than 1 MiB has let go of its bytes. */
+  afterLarge: () => void;
 }
 
-/** A TCP listener on one port whose connections each become one job. */
+/** A connection held, with its place in the port's gate. */
+interface Held {
+  connection: RawConnection;
+  exit: GateExit;
+}
+
+/**
+ * A TCP listener on one port whose connections each become one job. At the port's per-address count, a new connection
+ * ends the job of that address's least recently active connection (printed as at its idle time-out); at the port's total,
+ * that of the busiest address (it closes soon after, keeping its place among the doors until then); when the keyless doors
+ * together are at their share of descriptors, it is closed at once.
+ */
 export class RawPort {
   private readonly server: net.Server;
-  private readonly sockets = new Set<net.Socket>();
+  /** Open connections, least recently active first. */
+  private readonly held = new Map<net.Socket, Held>();
+  /** Whether the last connection was refused, so a flood of refusals is logged once. */
+  private refusing = false;
 
   constructor(private readonly deps: RawPortDeps) {
     this.server = net.createServer({ allowHalfOpen: true }, (socket) => this.accept(socket));
@@ -39,42 +66,80 @@ export class RawPort {
 
   /** Stops listening and drops open connections (their bytes are not printed). */
   close(): Promise<void> {
-    for (const socket of this.sockets) socket.destroy();
+    for (const { connection } of this.held.values()) connection.destroy();
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
 
   private accept(socket: net.Socket): void {
-    this.sockets.add(socket);
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let answered = Promise.resolve();
-    const scanner = this.deps.answersQueries() ? new HostQueryScanner() : null;
     const from = socket.remoteAddress ?? '';
-    socket.setTimeout(this.deps.idleMs, () => socket.end());
-    socket.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > this.deps.maxBytes()) {
-        this.deps.logger.warn('raw port connection over the body limit closed', { from, bytes: size });
-        chunks.length = 0;
-        socket.destroy();
-        return;
-      }
-      chunks.push(chunk);
-      for (const query of scanner?.feed(chunk) ?? []) answered = answered.then(() => this.answer(socket, query));
+    const door = this.deps.acceptsJobs() ? this.deps.doors.enter(from) : null;
+    const exit = door && (this.deps.gate.enter(from) ?? (this.makeRoom(from) ? this.deps.gate.enter(from) : null));
+    if (!door || !exit) {
+      door?.();
+      this.refuse(socket, from);
+      return;
+    }
+    this.refusing = false;
+    const connection = new RawConnection(socket, from, {
+      submit: this.deps.submit,
+      answersQueries: this.deps.answersQueries,
+      ask: this.deps.ask,
+      maxBytes: this.deps.maxBytes,
+      budget: this.deps.budget,
+      idleMs: this.deps.idleMs,
+      logger: this.deps.logger,
+      afterLarge: this.deps.afterLarge,
+      onActivity: () => this.touch(socket),
+      onClose: () => {
+        exit();
+        door();
+        this.held.delete(socket);
+      },
     });
-    socket.on('error', () => undefined);
-    socket.on('close', () => {
-      this.sockets.delete(socket);
-      const data = withoutHostQueries(Buffer.concat(chunks));
-      if (data.toString('latin1').trim().length === 0) return;
-      this.deps.submit(data, from).catch((err: unknown) => this.deps.logger.warn('raw port job refused', { from, error: (err as Error).message }));
-    });
-    // half-closed by the client: its bytes are all in; the queue of answers is written before our end
-    socket.on('end', () => void answered.then(() => socket.end()));
+    this.held.set(socket, { connection, exit });
   }
 
-  private async answer(socket: net.Socket, query: HostQuery): Promise<void> {
-    const reply = await this.deps.ask(query);
-    if (reply && !socket.destroyed && socket.writable) socket.write(reply);
+  /**
+   * Ends the job of the least recently active connection of `from` (or of the busiest address), one that sent bytes
+   * first (its job is then printed; one that sent nothing yet may be about to); false when none may go.
+   */
+  private makeRoom(from: string): boolean {
+    const blocking = this.deps.gate.blocking(from);
+    if (blocking === null) return false;
+    const address = blocking === 'address' ? from : this.busiest();
+    const mine = [...this.held].filter(([, held]) => held.connection.from === address);
+    const victim = mine.find(([, held]) => held.connection.started) ?? mine[0];
+    if (!victim) return false;
+    const [socket, held] = victim;
+    this.held.delete(socket);
+    held.exit();
+    held.connection.finish();
+    return true;
+  }
+
+  /** The address holding the most connections. */
+  private busiest(): string {
+    const counts = new Map<string, number>();
+    for (const { connection } of this.held.values()) counts.set(connection.from, (counts.get(connection.from) ?? 0) + 1);
+    return [...counts].reduce((best, entry) => (entry[1] > best[1] ? entry : best), ['', 0])[0];
+  }
+
+  /** Moves a connection that just received bytes to the end of the activity order. */
+  private touch(socket: net.Socket): void {
+    const held = this.held.get(socket);
+    if (!held) return;
+    this.held.delete(socket);
+    this.held.set(socket, held);
+  }
+
+  /** Resets a connection the doors have no place for, or while the spooler takes no jobs; a run of refusals is logged once. */
+  private refuse(socket: net.Socket, from: string): void {
+    socket.on('error', () => undefined);
+    // a reset, not a FIN: a client that already sent its job learns that it was not taken
+    socket.resetAndDestroy();
+    if (this.refusing) return;
+    this.refusing = true;
+    const why = this.deps.acceptsJobs() ? 'too many connections' : 'the spooler takes no more jobs';
+    this.deps.logger.warn(`raw port connection refused: ${why}`, { from });
   }
 }

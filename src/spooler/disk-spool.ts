@@ -1,6 +1,7 @@
 // The on-disk spool of `wait: false` jobs: written before the 201, removed when the job ends, replayed (and swept) at start.
-import { promises as fs, mkdirSync, readdirSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { promises as fs, mkdirSync, readdirSync, readFileSync, rmSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { AppError } from '../errors';
 import { isTemporary, writeFileAtomic } from '../settings/atomic-file';
 import { unlessStorageRefused } from '../util/storage-error';
 import type { JobRecord } from '../schemas/job';
@@ -23,14 +24,33 @@ export interface RecoveredEntry {
   attempts: number;
 }
 
-/** One folder of `<jobId>.json` (+ `.data` inline bytes, `.sending` marker), all written atomically; the `.json` is the commit point. */
+/**
+ * One folder of `<jobId>.json` (+ `.data` inline bytes, `.sending` marker), all written atomically; the `.json` is the
+ * commit point. It holds at most `maxBytes` of entries and inline bytes, so jobs cannot fill the flash.
+ */
 export class DiskSpool {
   /** False while the folder could not be made (a full or read-only partition at start): each put tries again. */
   private folderReady: boolean;
+  /** Bytes of each stored job (entry and inline bytes), by job id. */
+  private readonly sizes = new Map<string, number>();
+  private used = 0;
 
-  /** Creates the folder when it can; on a read-only or full partition it may stay missing until a put can make it. */
-  constructor(private readonly dir: string) {
+  /** Creates the folder when it can (on a read-only or full partition it may stay missing until a put can make it); holds at most `maxBytes`. */
+  constructor(
+    private readonly dir: string,
+    private readonly maxBytes = Number.POSITIVE_INFINITY,
+  ) {
     this.folderReady = tryMakeFolder(dir);
+  }
+
+  /** Whether `bytes` more (inline bytes of new jobs) fit under the byte limit; `hasRoom()` whether anything does. */
+  hasRoom(bytes = 0): boolean {
+    return bytes === 0 ? this.used < this.maxBytes : this.used + bytes <= this.maxBytes;
+  }
+
+  /** Bytes the stored jobs take now. */
+  usedBytes(): number {
+    return this.used;
   }
 
   /**
@@ -40,10 +60,13 @@ export class DiskSpool {
   async put(entry: SpoolEntry, data: Uint8Array | null): Promise<void> {
     const jobId = entry.job.jobId;
     this.folderReady ||= tryMakeFolder(this.dir);
+    const json = JSON.stringify(entry);
+    this.count(jobId, (data?.byteLength ?? 0) + Buffer.byteLength(json));
     try {
       if (data) await writeFileAtomic(this.file(jobId, 'data'), data, { backup: false, syncFolder: false });
-      await writeFileAtomic(this.file(jobId, 'json'), JSON.stringify(entry), { backup: false });
+      await writeFileAtomic(this.file(jobId, 'json'), json, { backup: false });
     } catch (err) {
+      this.uncount(jobId);
       await fs.unlink(this.file(jobId, 'data')).catch(() => undefined);
       throw err;
     }
@@ -75,6 +98,7 @@ export class DiskSpool {
   async remove(jobId: string): Promise<void> {
     await unlinkIfPresent(this.file(jobId, 'json'));
     await Promise.all(MARKERS.map((ext) => unlinkIfPresent(this.file(jobId, ext))));
+    this.uncount(jobId);
   }
 
   /**
@@ -89,6 +113,8 @@ export class DiskSpool {
       if (recovered) out.push(recovered);
     }
     this.sweep(names, new Set(out.map((r) => r.entry.job.jobId)), onBad);
+    for (const { entry } of out) this.sizes.set(entry.job.jobId, this.sizeOnDisk(entry.job.jobId));
+    this.used = [...this.sizes.values()].reduce((sum, n) => sum + n, 0);
     return out.sort((a, b) => a.entry.seq - b.entry.seq);
   }
 
@@ -118,6 +144,26 @@ export class DiskSpool {
       removeQuietly(join(this.dir, name));
       onBad(name, `${reason}; removed`);
     }
+  }
+
+  /** Takes `bytes` of the byte limit for a job; AppError SPOOL_FULL (nothing taken) when they do not fit. */
+  private count(jobId: string, bytes: number): void {
+    if (this.used + bytes > this.maxBytes) {
+      throw new AppError('SPOOL_FULL', `the spool holds ${this.used} bytes of jobs (at most ${this.maxBytes}); try again once some have printed`, { headers: { 'Retry-After': '5' } });
+    }
+    this.uncount(jobId);
+    this.sizes.set(jobId, bytes);
+    this.used += bytes;
+  }
+
+  private uncount(jobId: string): void {
+    this.used -= this.sizes.get(jobId) ?? 0;
+    this.sizes.delete(jobId);
+  }
+
+  /** Bytes of a job's entry and inline bytes as found on disk. */
+  private sizeOnDisk(jobId: string): number {
+    return ['json', 'data'].reduce((sum, ext) => sum + (existsSync(this.file(jobId, ext)) ? statSync(this.file(jobId, ext)).size : 0), 0);
   }
 
   private removeNow(jobId: string): void {

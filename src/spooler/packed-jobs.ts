@@ -50,7 +50,7 @@ export class PackedJobs {
       source: s(4),
       state: this.failed[slot] === 1 ? 'failed' : 'completed',
       error: s(5),
-      errorCode: s(6),
+      errorCode: s(6) as JobRecord['errorCode'],
       createdAt: time(0)!,
       completedAt: time(1),
       contentType: s(7)!,

@@ -65,13 +65,15 @@ export class Spooler {
 
   /**
    * Creates one job per printer (or replays an idempotency key); with `wait` resolves when every job ended.
-   * Rejects with DeviceError SPOOL_WRITE when no `wait: false` job could be stored (each is failed, the key forgotten);
+   * Rejects with AppError SPOOL_FULL when the disk spool has no room for a `wait: false` job's bytes (nothing created),
+   * with DeviceError SPOOL_WRITE when no `wait: false` job could be stored (each is failed, the key forgotten);
    * when only some could, those fail on their own and the rest go ahead.
    */
   async submit(sub: Submission, printers: PrinterRecord[], target: string): Promise<SubmitOutcome> {
     const replayed = sub.idempotencyKey ? this.deps.store.byKey(sub.idempotencyKey) : undefined;
     if (replayed) return { jobs: replayed, replay: true, notReady: new Map() };
     this.checkRoom(printers.length);
+    if (!sub.wait) this.checkSpool((sub.data?.length ?? 0) * printers.length);
     const created = printers.map((printer) => this.create(sub, printer, target));
     if (sub.idempotencyKey) this.deps.store.remember(sub.idempotencyKey, created.map((c) => c.work.job.jobId));
     // queue places are taken now, in submission order; a spooled job starts only once it is on disk
@@ -144,6 +146,12 @@ export class Spooler {
     }
   }
 
+  /** Throws SPOOL_FULL when `bytes` of inline documents would take the disk spool past its byte limit. */
+  private checkSpool(bytes: number): void {
+    if (this.deps.spool.hasRoom(bytes)) return;
+    throw new AppError('SPOOL_FULL', `the spool has no room for ${bytes} more bytes (it holds ${this.deps.spool.usedBytes()}); try again once some jobs have printed`, { headers: { 'Retry-After': '5' } });
+  }
+
   private create(sub: Submission, printer: PrinterRecord, target: string): Spooled {
     this.seq += 1;
     const job: JobRecord = {
@@ -199,6 +207,7 @@ export class Spooler {
       await this.deps.spool.put({ seq, job: work.job, document: spec, options: work.options }, spec.source.kind === 'inline' ? data : null);
       this.onDisk.add(work.job.jobId);
     } catch (err) {
+      if (err instanceof AppError && err.code === 'SPOOL_FULL') throw err;
       throw new DeviceError('SPOOL_WRITE', `${SPOOL_WRITE_FAILED}: ${(err as Error).message}`);
     }
   }

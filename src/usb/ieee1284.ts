@@ -1,10 +1,6 @@
 // Tolerant parser of IEEE 1284 device IDs (GET_DEVICE_ID), and what they say about a printer.
+import { DeviceIdError } from '../errors';
 import type { ContentKind } from '../schemas/printer';
-
-/** Thrown for a reply that holds no device ID at all; the only error the parser throws. */
-export class DeviceIdError extends Error {
-  readonly code = 'DEVICE_ID';
-}
 
 /** Keys of a device ID, upper-cased, values trimmed (`MFG`, `MDL`, `CMD`, …, long names folded to short ones). */
 export type DeviceId = Record<string, string>;

@@ -105,7 +105,12 @@ export function usbFailure(name: UsbErrorName): UsbFailure {
   }
 }
 
-/** An error from the USB layer, named as libusb names it; a failed transfer also says how many bytes it moved first. */
+/**
+ * An error from the USB layer, named as libusb names it; a failed transfer also says how many bytes it moved first.
+ * It stays outside the catalogue (src/errors.ts) on purpose: it is the libusb seam's raw failure, like a node system
+ * error, never shown as it is; the USB transport turns each into a DeviceError (NO_DEVICE, ACCESS_DENIED, DEVICE_BUSY,
+ * WRITE_TIMEOUT, IO) with the bytes sent and a hint, which it could not do if this already were one.
+ */
 export class UsbError extends Error {
   constructor(
     override readonly name: UsbErrorName,

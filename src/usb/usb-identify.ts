@@ -5,8 +5,6 @@ import { getDeviceId } from './printer-class';
 import { portKey, type UsbDeviceInfo, type UsbInterfaceInfo } from './usb-backend';
 import type { InterfaceClaims } from './usb-claim';
 
-export { printerInterface } from './interface-select';
-
 const PRINTER_CLASS = 7;
 
 /** Path `usb_sn_<serial>`; without a usable serial, a synthetic id from vendor, product and the physical port. */

@@ -1,6 +1,7 @@
 // `printproxyd usb-list`: what libusb sees — ids, classes, the 1284 device ID and the path each printer would get.
 import { contentOf, parseDeviceId } from './ieee1284';
-import { duplicateSerials, printerInterface, readDeviceIdText, usbPath } from './usb-identify';
+import { printerInterface } from './interface-select';
+import { duplicateSerials, readDeviceIdText, usbPath } from './usb-identify';
 import type { UsbBackend, UsbDeviceInfo } from './usb-backend';
 import { InterfaceClaims } from './usb-claim';
 

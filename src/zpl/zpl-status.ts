@@ -1,16 +1,8 @@
 // Pure parsers of Zebra status replies: `~HS` (three framed strings) and `~HQES` (error and warning bit fields).
+import { ZplParseError } from '../errors';
 
 const STX = 0x02;
 const ETX = 0x03;
-
-/** Thrown for a reply that is not a well-formed status answer; the only error the parsers throw. */
-export class ZplParseError extends Error {
-  readonly code = 'ZPL_PARSE';
-  constructor(message: string) {
-    super(message);
-    this.name = 'ZplParseError';
-  }
-}
 
 /** The flags of a `~HS` reply (ZPL II guide, ~HS: string 1 fields b, c, f, h, j, k, l; string 2 fields o, p, t). */
 export interface HostStatus {

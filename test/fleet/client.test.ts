@@ -133,3 +133,15 @@ test('close fails a waiting request with FLEET_CLOSED', async () => {
   await fleet.close();
   await rejected;
 });
+
+test('connect resolves only after every retained status has arrived, even for hundreds of devices', async () => {
+  const id = broker.cert('fleet');
+  const publisher = await mqtt.connectAsync(broker.url, { protocolVersion: 5, ca: broker.ca, cert: id.cert, key: id.key, reconnectPeriod: 0 });
+  const ids = Array.from({ length: 300 }, (_, i) => `many-${i}`);
+  await Promise.all(ids.map((d, i) => publisher.publishAsync(`printproxy/v1/${d}/status`, JSON.stringify({ online: true, epoch: i + 1, bootId: 'b', version: '0.1.0', since: '2026-11-26T10:00:00Z' }), { qos: 1, retain: true })));
+  await publisher.endAsync();
+  const fleet = await fleetClient();
+  const listed = new Set(fleet.devices().map((d) => d.deviceId));
+  assert.deepEqual(ids.filter((d) => !listed.has(d)), []);
+  assert.equal(fleet.device('many-299')?.epoch, 300);
+});

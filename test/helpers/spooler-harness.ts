@@ -17,6 +17,8 @@ export interface HarnessOptions {
   interrupted?: 'resend' | 'fail';
   /** Most unfinished jobs at once (default 1000). */
   maxUnfinished?: number;
+  /** Byte limit of the disk spool (default none). */
+  maxSpoolBytes?: number;
   now?: () => number;
 }
 
@@ -39,7 +41,7 @@ export function spoolerHarness(options: HarnessOptions): { spooler: Spooler; sto
   const store = new JobStore({ retentionMs: 3_600_000, maxRecords: 10_000 });
   const spooler = new Spooler({
     store,
-    spool: new DiskSpool(options.spoolDir),
+    spool: new DiskSpool(options.spoolDir, options.maxSpoolBytes),
     runtimes,
     findPrinter: options.findPrinter,
     kindOf: () => ({ interruptedJobs: () => options.interrupted ?? 'fail' }),

@@ -2,6 +2,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startDaemon, type DaemonHandle } from '../helpers/daemon-process';
+import { DEVICE_ERROR_CODES } from '../../src/errors';
 
 let d: DaemonHandle;
 
@@ -11,6 +12,27 @@ before(async () => {
 after(async () => {
   await d.stop();
 });
+
+/** The schema of property `name`, the first found anywhere inside `schema`. */
+function propertyOf(schema: unknown, name: string): unknown {
+  if (!schema || typeof schema !== 'object') return undefined;
+  const found = (schema as { properties?: Record<string, unknown> }).properties?.[name];
+  if (found) return found;
+  for (const value of Object.values(schema)) {
+    const inner = propertyOf(value, name);
+    if (inner) return inner;
+  }
+  return undefined;
+}
+
+/** Adds every `const` value found inside `schema` to `into`; a `type: null` branch adds null. */
+function collectConsts(schema: unknown, into: Set<string | null>): void {
+  if (!schema || typeof schema !== 'object') return;
+  const node = schema as { const?: string; type?: string };
+  if (node.const !== undefined) into.add(node.const);
+  if (node.type === 'null') into.add(null);
+  for (const value of Object.values(schema)) collectConsts(value, into);
+}
 
 function assertEnvelope(res: { status: number; body: any }, status: number, module: string, message?: string): void {
   assert.equal(res.status, status);
@@ -277,6 +299,15 @@ describe('openapi.json', () => {
   test('shows the additive errorCode, the image content types and paperWidth', async () => {
     const text = JSON.stringify((await d.api('GET', '/openapi.json', { key: null })).body);
     for (const word of ['"errorCode"', '"image_base64"', '"image_url"', '"paperWidth"']) assert.ok(text.includes(word), `${word} is in openapi.json`);
+  });
+
+  test("a job's errorCode is an enum of every device code of the catalogue, or null", async () => {
+    const doc = (await d.api('GET', '/openapi.json', { key: null })).body;
+    const job = doc.paths['/jobs/{jobId}'].get.responses['200'].content['application/json'].schema;
+    const errorCode = propertyOf(job, 'errorCode');
+    const codes = new Set<string | null>();
+    collectConsts(errorCode, codes);
+    assert.deepEqual([...codes].sort(), [...DEVICE_ERROR_CODES, null].sort());
   });
 
   test('describes the events WebSocket (x-websockets) with the event object', async () => {

@@ -1,7 +1,8 @@
 // Unit tests of ChunkedBody: where a chunked body ends, whatever the split of its bytes, and what is not one.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ChunkedBody, ChunkedFramingError } from '../../src/http/chunked-body';
+import { ChunkedFramingError } from '../../src/errors';
+import { ChunkedBody } from '../../src/http/chunked-body';
 
 const BODY = '4\r\nWiki\r\nA;name=value\r\n0123456789\r\n0\r\nX-Trailer: 1\r\n\r\n';
 const NEXT = 'GET / HTTP/1.1\r\n\r\n';

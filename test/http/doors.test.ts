@@ -8,6 +8,8 @@ import { currentRuntime } from '../../src/native/uws-builds';
 import { tempDir } from '../helpers/temp-dir';
 import { startHttpServer, TEST_KEY, type FixtureServer } from './http-server-fixture';
 import { rawExchange } from './raw-http';
+import { ConnectionGate } from '../../src/util/connection-gate';
+import { busyAnswer } from '../../src/sharing/ipp-service';
 
 const routes: Route[] = [
   { method: 'get', path: '/status', summary: 'status', tag: 't', handler: () => ({ message: 'Status', content: null }) },
@@ -29,7 +31,7 @@ const doors: Array<{ name: string; port: number; tls: boolean; path: string; bod
 before(async () => {
   server = await startHttpServer({
     routes,
-    ipp: { handle: () => new Promise((resolve) => setImmediate(() => resolve(Buffer.from('ipp-answer')))), icon: () => Buffer.from('png') },
+    ipp: { handle: () => new Promise((resolve) => setImmediate(() => resolve(Buffer.from('ipp-answer')))), icon: () => Buffer.from('png'), gate: new ConnectionGate({ total: 64, perAddress: 16 }), busy: busyAnswer },
   });
   const tls = await ensureTlsPair(tempDir('doors-tls'), 'localhost');
   const api = { path: '/api/v1/print', body: '{}', type: 'application/json' };

@@ -6,6 +6,7 @@ import { frontForRuntime } from '../../src/http/http1-front';
 import { HttpServer, type HttpServerDeps } from '../../src/http/server';
 import { loadUws, type Uws } from '../../src/http/uws';
 import { silentLogger } from '../../src/log';
+import { MemoryBudget } from '../../src/util/memory-budget';
 
 /** The API key every fixture server accepts. */
 export const TEST_KEY = 'fixture-key-0123456789';
@@ -22,11 +23,13 @@ export interface FixtureServer {
 /** Starts a server with a silent logger, the test key, a 20-failure limiter and no routes, overridden by `deps`. */
 export async function startHttpServer(deps: Partial<HttpServerDeps> = {}): Promise<FixtureServer> {
   uws ??= loadUws({});
+  const policy = deps.policy ?? { maxBodyBytes: () => 1024 * 1024, allowedOrigins: () => ['*'] };
   const server = new HttpServer({
     uws,
     routes: [],
     auth: new ApiAuth(() => TEST_KEY, new FailureLimiter({ maxFailures: 20, windowMs: 60_000 })),
-    policy: { maxBodyBytes: () => 1024 * 1024, allowedOrigins: () => ['*'] },
+    policy,
+    budget: new MemoryBudget(() => policy.maxBodyBytes()),
     logger: silentLogger,
     front: frontForRuntime(silentLogger),
     ...deps,

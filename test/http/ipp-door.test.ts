@@ -4,6 +4,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHttpServer, type FixtureServer } from './http-server-fixture';
 import { rawExchange, type RawResponse } from './raw-http';
+import { ConnectionGate } from '../../src/util/connection-gate';
+import { busyAnswer } from '../../src/sharing/ipp-service';
 
 let server: FixtureServer;
 let ippPort = 0;
@@ -18,6 +20,8 @@ before(async () => {
         return Promise.resolve(IPP_ANSWER);
       },
       icon: () => Buffer.from('png'),
+      gate: new ConnectionGate({ total: 64, perAddress: 16 }),
+      busy: busyAnswer,
     },
   });
   ippPort = await server.server.listenIpp('127.0.0.1', 0);

@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeUsbBus } from '../fixtures/fake-usb';
 import { ZplPrinterEmulator } from '../fixtures/zebra-tcp-printer';
-import { boxedPagePdf } from '../fixtures/pdf/hostile-pdf';
+import { boxedPagePdf, rawPdf } from '../fixtures/pdf/hostile-pdf';
 import { startInProcess, type InProcessDaemon } from '../helpers/in-process-daemon';
 import { until } from '../helpers/until';
 import { connectionsTo } from '../helpers/tcp-sockets';
@@ -11,9 +11,16 @@ import type { Render } from '../../src/filters/filters';
 
 let d: InProcessDaemon;
 let renders = 0;
+/** How each render ended: `done`, or the code it failed with. */
+const renderOutcomes: string[] = [];
 const counting = (render: Render): Render => (job, signal) => {
   renders += 1;
-  return render(job, signal);
+  const result = render(job, signal);
+  result.then(
+    () => renderOutcomes.push('done'),
+    (err: unknown) => renderOutcomes.push((err as { code?: string }).code ?? 'error'),
+  );
+  return result;
 };
 
 before(async () => {
@@ -127,6 +134,28 @@ test('cancelling a job stuck on a printer that accepts but never reads closes ev
     assert.equal(canceled.body.result.content.state, 'failed');
     assert.equal(canceled.body.result.content.errorCode, 'CANCELED');
     await until('the device holds no connection to the printer', () => connectionsTo(port) === 0);
+  } finally {
+    await emulator.stop();
+  }
+});
+
+test('cancelling a job during a slow render stops the render: the job fails Canceled and its render ends CANCELED, not done', async () => {
+  const emulator = new ZplPrinterEmulator();
+  const path = await addZpl(emulator);
+  try {
+    assert.equal((await d.api('PATCH', `/printers/${path}`, { body: { dpi: 600 } })).status, 200);
+    // 1000 pages of 4x6 in at 600 dpi: seconds of rendering, far longer than the cancel takes
+    const kids = Array.from({ length: 1000 }, () => '3 0 R').join(' ');
+    const slow = rawPdf(['<< /Type /Catalog /Pages 2 0 R >>', `<< /Type /Pages /Kids [${kids}] /Count 1000 >>`, '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 288 432] /Contents 4 0 R >>', '<< /Length 24 >>\nstream\n10 10 50 50 re f\nendstream']);
+    const rendersBefore = renders;
+    const endedBefore = renderOutcomes.length;
+    const queued = await d.api('POST', `/print/${path}`, { body: { content: Buffer.from(slow).toString('base64'), contentType: 'pdf_base64', wait: false } });
+    assert.equal(queued.status, 201, JSON.stringify(queued.body));
+    await until('the render started', () => renders > rendersBefore);
+    const canceled = await d.api('DELETE', `/jobs/${queued.body.result.content.jobId}`);
+    assert.equal(canceled.body.result.content.errorCode, 'CANCELED');
+    await until('the render ended', () => renderOutcomes.length > endedBefore);
+    assert.equal(renderOutcomes[endedBefore], 'CANCELED');
   } finally {
     await emulator.stop();
   }

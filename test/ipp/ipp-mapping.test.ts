@@ -1,7 +1,8 @@
 // Unit tests of the IPP mapping (no printer): each print option → job attribute, dropping, job and printer states.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { capabilitiesOf, jobAttributesFor, jobStateOf, JOB_STATE, liveStatusOf, type Attributes } from '../../src/ipp/ipp-mapping';
+import { JOB_STATE } from '../../src/ipp/ipp-constants';
+import { capabilitiesOf, jobAttributesFor, jobStateOf, liveStatusOf, type Attributes } from '../../src/ipp/ipp-mapping';
 import { decodeMessage, encodeRequest, GROUP, TAG, type IppAttribute, type IppValue } from '../../src/ipp/ipp-wire';
 import type { PrintOptions } from '../../src/schemas/print-options';
 

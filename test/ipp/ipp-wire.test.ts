@@ -1,7 +1,8 @@
 // Unit tests of the IPP decoder on malformed bytes: every failure is an IppDecodeError, nesting and value counts bounded.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeMessage, decodeRequest, encodeRequest, GROUP, IppDecodeError, MAX_COLLECTION_DEPTH, MAX_REQUEST_VALUES, TAG } from '../../src/ipp/ipp-wire';
+import { IppDecodeError } from '../../src/errors';
+import { decodeMessage, decodeRequest, encodeRequest, GROUP, MAX_COLLECTION_DEPTH, MAX_REQUEST_VALUES, TAG } from '../../src/ipp/ipp-wire';
 
 const HEADER = Buffer.from([0x02, 0x00, 0x00, 0x0b, 0x00, 0x00, 0x00, 0x01]);
 

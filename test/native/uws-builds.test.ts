@@ -3,7 +3,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { UnsupportedRuntimeError, UWS_BUILDS, uwsBuildFor } from '../../src/native/uws-builds';
+import { UnsupportedRuntimeError } from '../../src/errors';
+import { UWS_BUILDS, uwsBuildFor } from '../../src/native/uws-builds';
 import { dlopenNative } from '../../src/native/load-native';
 
 test('Node 20 (ABI 115) gets uWS 20.30 and Node 24 (ABI 137) gets uWS 20.57, by file name', () => {

@@ -1,7 +1,8 @@
 // The live status cache: budget, reuse window, one probe at a time.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { StatusCache, type LiveStatus } from '../../src/printers/status-cache';
+import type { LiveStatus } from '../../src/schemas/printer';
+import { StatusCache } from '../../src/printers/status-cache';
 
 const ONLINE: LiveStatus = { status: 'online', statusReasons: [] };
 

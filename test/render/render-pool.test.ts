@@ -2,14 +2,15 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { DeviceError } from '../../src/errors';
+import { DeviceError, RenderQueueFullError } from '../../src/errors';
 import { silentLogger } from '../../src/log';
-import { RenderPool, RenderQueueFullError, type WorkerSource } from '../../src/render/render-pool';
+import { RenderPool, type WorkerSource } from '../../src/render/render-pool';
 import { barcodePagesPdf } from '../fixtures/pdf/barcode-pdf';
 import { boxedPagePdf, manyPagesPdf } from '../fixtures/pdf/hostile-pdf';
 import { pdfiumWasm } from './pdfium-fixture';
 import { decodeLabels } from './zpl-label-decode';
 import { zplJob } from './render-jobs';
+import { until } from '../helpers/until';
 
 const realWorker: WorkerSource = { kind: 'file', path: join(__dirname, '..', '..', 'src', 'render', 'render-worker.ts') };
 const wasm = pdfiumWasm();
@@ -157,6 +158,32 @@ test('drain of an idle pool ends its workers at once', async () => {
   await p.render(zplJob(ascii('idle1')));
   await p.drain();
   assert.equal(p.stats().workers, 0);
+});
+
+test('a canceled render stops: a waiting one is dropped, a running one has its worker ended, and the pool serves on', async () => {
+  const p = pool(fakeWorker, { size: 1, jobTimeoutMs: 20_000 });
+  const running = new AbortController();
+  const waiting = new AbortController();
+  const hung = p.render(zplJob(ascii('HANG!')), running.signal);
+  await until('the hanging render runs', () => p.stats().running === 1);
+  const queued = p.render(zplJob(ascii('queue')), waiting.signal);
+  assert.equal(p.stats().queued, 1);
+  waiting.abort();
+  await rejectsWith(queued, 'CANCELED', /Canceled/);
+  assert.equal(p.stats().queued, 0, 'the waiting render left the queue');
+  running.abort();
+  await rejectsWith(hung, 'CANCELED', /Canceled/);
+  assert.equal(p.stats().running, 0, 'the running render stopped');
+  await until('the ended worker is replaced', () => p.stats().workers === 1 && p.stats().running === 0);
+  assert.equal(new TextDecoder().decode((await p.render(zplJob(ascii('after')))).bytes), '^XAafter^XZ');
+});
+
+test('a render whose signal already aborted is refused as CANCELED and never reaches a worker', async () => {
+  const p = pool(fakeWorker);
+  const controller = new AbortController();
+  controller.abort();
+  await rejectsWith(p.render(zplJob(ascii('CRASH')), controller.signal), 'CANCELED', /Canceled/);
+  assert.deepEqual(p.stats(), { queued: 0, running: 0, workers: 1 });
 });
 
 test('pool settings are checked at construction', () => {

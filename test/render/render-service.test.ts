@@ -1,6 +1,7 @@
 // The render service's pool life cycle: started lazily at the configured size, replaced after a size change without failing renders.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { DeviceError } from '../../src/errors';
 import { silentLogger } from '../../src/log';
 import type { RenderOutput } from '../../src/render/render-job';
 import { RenderPool } from '../../src/render/render-pool';
@@ -95,4 +96,11 @@ test('close ends the current pool and one still finishing its renders', async ()
   assert.ok(['^XAbusy1^XZ', 'render pool is closed'].includes(await inFlight));
   assert.deepEqual(pools.map((p) => p.pool.stats().workers), [0, 0]);
   await assert.rejects(filter.render(zplJob(ascii('after')), signal), /render pool is closed/);
+});
+
+test("a render's signal reaches the pool: a render canceled before it starts never runs (CANCELED)", async () => {
+  const { filter } = harness(1);
+  const controller = new AbortController();
+  controller.abort();
+  await assert.rejects(filter.render(zplJob(ascii('never')), controller.signal), (err: unknown) => err instanceof DeviceError && err.code === 'CANCELED');
 });

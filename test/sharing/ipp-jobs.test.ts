@@ -3,7 +3,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { IppSession } from '../../src/ipp/ipp-session';
-import { IPP_OP as OP } from '../../src/sharing/ipp-constants';
+import { IPP_OP as OP } from '../../src/ipp/ipp-constants';
 import { TAG } from '../../src/ipp/ipp-wire';
 import { FakeUsbBus } from '../fixtures/fake-usb';
 import { shippingLabelPdf } from '../fixtures/pdf/barcode-pdf';

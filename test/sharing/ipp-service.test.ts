@@ -3,12 +3,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { decodeMessage, GROUP, TAG } from '../../src/ipp/ipp-wire';
 import { silentLogger } from '../../src/log';
-import { IPP_STATUS } from '../../src/sharing/ipp-constants';
+import { IPP_STATUS } from '../../src/ipp/ipp-constants';
 import type { IppOperations } from '../../src/sharing/ipp-operations';
 import { IppService } from '../../src/sharing/ipp-service';
 import type { PrinterRecord } from '../../src/schemas/printer';
 
-const ORIGIN = { host: '127.0.0.1:631', secure: false };
+const ORIGIN = { host: '127.0.0.1:631', secure: false, hold: () => () => undefined };
 
 function service(run: () => Promise<never>): IppService {
   return new IppService({

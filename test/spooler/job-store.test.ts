@@ -44,7 +44,7 @@ test('a settled record reads back field for field, in the same place of the list
   const now = 7_000_000;
   const store = new JobStore({ retentionMs: 3_600_000, maxRecords: 100, now: () => now });
   const first = { ...job(1, now), completedAt: new Date(now + 5).toISOString(), title: 'Order 17', source: 'https://erp.local/o/17.pdf', target: 'tag_dock' };
-  const second = { ...job(2, now + 1), state: 'failed' as const, error: 'Canceled', errorCode: 'CANCELED', completedAt: new Date(now + 9).toISOString(), cupsJobId: 'ipp-42' };
+  const second = { ...job(2, now + 1), state: 'failed' as const, error: 'Canceled', errorCode: 'CANCELED' as const, completedAt: new Date(now + 9).toISOString(), cupsJobId: 'ipp-42' };
   const running = job(3, now + 2, 'printing');
   for (const j of [first, second, running]) store.add(j);
   const before = store.list().map((j) => ({ ...j }));

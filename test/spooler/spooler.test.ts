@@ -6,8 +6,8 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppError, DeviceError } from '../../src/errors';
 import type { DeliveryResult, PreflightOutcome, PreparedDocument, PrinterDriver, Readiness } from '../../src/kinds/printer-driver';
-import type { PrinterRecord } from '../../src/printers/registry';
-import type { Submission } from '../../src/http/print-request';
+import type { PrinterRecord } from '../../src/schemas/printer';
+import type { Submission } from '../../src/spooler/submission';
 import { until } from '../helpers/until';
 import { spoolerHarness } from '../helpers/spooler-harness';
 

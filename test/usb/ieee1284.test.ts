@@ -2,7 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { contentOf, DeviceIdError, deviceIdText, modelOf, parseDeviceId } from '../../src/usb/ieee1284';
+import { DeviceIdError } from '../../src/errors';
+import { contentOf, deviceIdText, modelOf, parseDeviceId } from '../../src/usb/ieee1284';
 import { portStatusToLive } from '../../src/usb/printer-class';
 import { deviceIdReply } from '../fixtures/fake-usb';
 

@@ -2,7 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { isHostQueryComplete, isHostStatusComplete, parseHostQueryStatus, parseHostStatus, ZplParseError } from '../../src/zpl/zpl-status';
+import { isHostQueryComplete, isHostStatusComplete, parseHostQueryStatus, parseHostStatus } from '../../src/zpl/zpl-status';
+import { ZplParseError } from '../../src/errors';
 import { readinessFromHostQuery, readinessFromHostStatus, statusReasonsFromReadiness } from '../../src/zpl/zpl-readiness';
 
 interface Flags {

@@ -6,6 +6,7 @@ import { FleetClientError } from '../../errors';
 import { DeviceDirectory, type FleetDevice } from './device-directory';
 import { FleetTopics } from './fleet-topics';
 import { PendingAnswers, type FleetAnswer } from './pending-answers';
+import { tcpNoDelay } from '../tcp-no-delay';
 
 /** How to reach the broker, as the fleet identity. */
 export interface FleetClientOptions {
@@ -50,6 +51,15 @@ export interface FleetEvent {
   event: Record<string, unknown>;
 }
 
+/** How one request is sent and for how long its answer is awaited. */
+interface Attempts {
+  deadlineMs: number;
+  count: number;
+  /** The request in words, for the timeout's message. */
+  what: string;
+  send: () => void;
+}
+
 type DeviceListener = (device: FleetDevice | { deviceId: string; removed: true }) => void;
 type EventListener = (event: FleetEvent) => void;
 
@@ -79,6 +89,7 @@ export class FleetClient {
   static async connect(options: FleetClientOptions): Promise<FleetClient> {
     const clientId = options.clientId ?? `fleet-${randomUUID().replace(/-/g, '').slice(0, 8)}`;
     const client = mqtt.connect(options.url, mqttOptions(options, clientId));
+    client.on('connect', () => tcpNoDelay(client));
     await firstConnection(client, options.url, options.connectTimeoutMs ?? 10_000);
     const fleet = new FleetClient(client, new FleetTopics(options.topicPrefix), clientId);
     await fleet.start();
@@ -124,10 +135,18 @@ export class FleetClient {
   request(deviceId: string, request: FleetRequest, options: RequestOptions = {}): Promise<FleetAnswer> {
     if (this.closed) return Promise.reject(new FleetClientError('FLEET_CLOSED', 'the fleet client is closed'));
     const id = request.id ?? `fleet-${randomUUID()}`;
-    const deadlineMs = options.deadlineMs ?? 30_000;
-    const attempts = 1 + Math.max(0, Math.floor(options.retries ?? 2));
     const payload = Buffer.from(JSON.stringify({ id, method: request.method, path: request.path, headers: request.headers ?? {}, body: request.body }));
-    const send = () => this.publishRequest(deviceId, id, payload);
+    const attempt: Attempts = {
+      deadlineMs: options.deadlineMs ?? 30_000,
+      count: 1 + Math.max(0, Math.floor(options.retries ?? 2)),
+      what: `device ${deviceId} to ${request.method} ${request.path} (request ${id})`,
+      send: () => this.publishRequest(deviceId, id, payload),
+    };
+    return this.answerOf(deviceId, id, attempt);
+  }
+
+  /** Sends the same request `count` times at most, evenly within the deadline, until its answer comes. */
+  private answerOf(deviceId: string, id: string, attempt: Attempts): Promise<FleetAnswer> {
     return new Promise<FleetAnswer>((resolve, reject) => {
       let sent = 0;
       let retry: NodeJS.Timeout | undefined;
@@ -145,14 +164,15 @@ export class FleetClient {
         finish();
         resolve(answer);
       });
-      const deadline = setTimeout(() => cancel(new FleetClientError('FLEET_TIMEOUT', `no answer from device ${deviceId} to ${request.method} ${request.path} (request ${id}) within ${deadlineMs} ms after ${sent} attempt(s)`)), deadlineMs);
-      const attempt = () => {
+      const timeout = () => cancel(new FleetClientError('FLEET_TIMEOUT', `no answer from ${attempt.what} within ${attempt.deadlineMs} ms after ${sent} attempt(s)`));
+      const deadline = setTimeout(timeout, attempt.deadlineMs);
+      const next = () => {
         sent += 1;
-        send();
-        if (sent < attempts) retry = setTimeout(attempt, deadlineMs / attempts);
+        attempt.send();
+        if (sent < attempt.count) retry = setTimeout(next, attempt.deadlineMs / attempt.count);
       };
       this.cancels.add(cancel);
-      attempt();
+      next();
     });
   }
 

@@ -24,5 +24,5 @@ export function contentTypeOf(fileName: string): string {
 }
 
 function baseName(path: string): string {
-  return path.split(/[\\/]/).pop() || path;
+  return path.split(/[?#]/)[0].split(/[\\/]/).pop() || path;
 }

@@ -3,9 +3,11 @@ import { AppError, DeviceError } from '../../errors';
 import { resolveFormat } from '../../filters/document-format';
 import type { PrinterLanguage, Render } from '../../filters/filters';
 import { renderPreview } from '../../filters/preview';
-import type { PrinterRecord, PrinterRegistry } from '../../printers/registry';
+import type { PrinterRegistry } from '../../printers/registry';
+import type { PrinterRecord } from '../../schemas/printer';
 import type { DocumentSpec } from '../../spooler/document';
-import { parsePrintRequest, PrintBodySchema, type AllowedRoots } from '../print-request';
+import { parsePrintRequest, PrintBodySchema } from '../print-request';
+import type { AllowedRoots } from '../../spooler/submission';
 import type { Route } from '../route';
 
 /** Collaborators of the preview route: the print path's document loader, renderer and printer languages. */

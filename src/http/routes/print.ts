@@ -1,9 +1,11 @@
 // Print routes: POST /print/{target} (JSON or raw body, fan-out over tags) and POST /print/{target}/test (seed 4.5, 4.6).
 import { Type } from '@sinclair/typebox';
 import { AppError, DeviceError } from '../../errors';
-import type { PrinterRecord, PrinterRegistry } from '../../printers/registry';
+import type { PrinterRegistry } from '../../printers/registry';
+import type { PrinterRecord } from '../../schemas/printer';
 import { jobSummary, JobSummarySchema } from '../../schemas/job';
-import { parsePrintRequest, PrintBodySchema, type AllowedRoots, type Submission } from '../print-request';
+import { parsePrintRequest, PrintBodySchema } from '../print-request';
+import type { AllowedRoots, Submission } from '../../spooler/submission';
 import type { Spooler, SubmitOutcome } from '../../spooler/spooler';
 import type { ApiReply, Route } from '../route';
 
@@ -36,9 +38,7 @@ export function printRoutes(deps: PrintRouteDeps): Route[] {
       handler: async (req) => {
         const printers = deps.registry.resolveTarget(req.params.target);
         const submission = parsePrintRequest(req, deps.roots);
-        const outcome = await deps.spooler.submit(submission, printers, req.params.target).catch((err: unknown) => {
-          throw err instanceof DeviceError && err.code === 'SPOOL_WRITE' ? new AppError('SPOOL_FAILED', err.message) : err;
-        });
+        const outcome = await deps.spooler.submit(submission, printers, req.params.target);
         return printReply(outcome, submission.wait);
       },
     },
@@ -86,7 +86,7 @@ export function printReply(outcome: SubmitOutcome, wait: boolean): ApiReply {
   const content = outcome.jobs.length > 1 ? { ...summaries[0], jobs: summaries } : summaries[0];
   if (outcome.replay) return { status: 200, message: 'Existing job returned.', content };
   if (outcome.notReady.size === outcome.jobs.length) {
-    throw new AppError('PRINTER_NOT_READY', 'Printer is not ready', { content: outcome.notReady.get(first.jobId) });
+    throw new AppError('NOT_READY', 'Printer is not ready', { content: outcome.notReady.get(first.jobId) });
   }
   if (!wait) return { status: 201, message: 'Job queued.', content };
   if (outcome.jobs.length === 1 && first.state === 'failed') throw new AppError('PRINT_FAILED', first.error ?? 'print failed', { content: { message: first.error, ...content } });

@@ -2,8 +2,9 @@
 import { Type } from '@sinclair/typebox';
 import { CreatePrinterBodySchema, PatchPrinterBodySchema, PrinterSchema, type CreatePrinterBody, type PatchPrinterBody } from '../../schemas/printer';
 import { printerView } from '../../printers/printer-view';
-import type { PrinterRecord, PrinterRegistry } from '../../printers/registry';
-import type { LiveStatus, StatusCache } from '../../printers/status-cache';
+import type { PrinterRegistry } from '../../printers/registry';
+import type { LiveStatus, PrinterRecord } from '../../schemas/printer';
+import type { StatusCache } from '../../printers/status-cache';
 import type { Route } from '../route';
 
 /** Collaborators of the printer routes. */

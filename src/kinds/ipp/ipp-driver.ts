@@ -2,7 +2,8 @@
 import { DeviceError } from '../../errors';
 import { capabilitiesOf, jobAttributesFor, jobStateOf, liveStatusOf, type Attributes } from '../../ipp/ipp-mapping';
 import type { Capabilities } from '../../schemas/printer';
-import { IppSession, OP } from '../../ipp/ipp-session';
+import { IPP_OP as OP } from '../../ipp/ipp-constants';
+import { IppSession } from '../../ipp/ipp-session';
 import { TAG, type IppAttribute } from '../../ipp/ipp-wire';
 import type { Logger } from '../../log';
 import type { LiveStatus } from '../../schemas/printer';

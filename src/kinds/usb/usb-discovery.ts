@@ -1,7 +1,8 @@
 // USB printers as a discovery source: full scans and hotplug events, with paths that survive re-plugs.
 import type { Logger } from '../../log';
 import type { DiscoveredPrinter } from '../../schemas/printer';
-import { duplicateSerials, identify, printerInterface, usbPath } from '../../usb/usb-identify';
+import { printerInterface } from '../../usb/interface-select';
+import { duplicateSerials, identify, usbPath } from '../../usb/usb-identify';
 import { portKey, type UsbDeviceInfo } from '../../usb/usb-backend';
 import type { InterfaceClaims } from '../../usb/usb-claim';
 import type { DiscoveryEvent, DiscoverySource } from '../../discovery/source';
