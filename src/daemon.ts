@@ -39,7 +39,7 @@ import { HttpServer } from './http/server';
 import { loadUws } from './http/uws';
 import { frontForRuntime } from './http/http1-front';
 import { AppError } from './errors';
-import { kindOf, kindServing, languageOf, locateManual, pathFromUri, PRINTER_KINDS, reportedDpi, type KindDeps } from './kinds';
+import { kindOf, kindServing, languageOf, locateManual, pathFromUri, PRINTER_KINDS, reportedDpi, startKinds, stopKinds, type KindDeps } from './kinds';
 import type { Logger } from './log';
 import { statusEvent, watchDevice } from './printers/device-events';
 import { PrinterRuntimes } from './printers/printer-runtimes';
@@ -59,7 +59,6 @@ import { documentLoader } from './spooler/load-document';
 import { allowedRoots } from './spooler/share-roots';
 import { createRenderService, renderPoolStarter } from './render/render-service';
 import { Spooler } from './spooler/spooler';
-import { InterfaceClaims } from './usb/usb-claim';
 import type { UsbBackend } from './usb/usb-backend';
 import { httpPost } from './webhooks/http-post';
 import { DEFAULT_OUTBOX_BOUNDS } from './webhooks/outbox';
@@ -144,13 +143,11 @@ async function startParts(options: DaemonOptions, logger: Logger, announce: (lin
     dir: join(dataDir, 'webhooks'), bootId, bus, policy: options.webhooks, bounds: DEFAULT_OUTBOX_BOUNDS, post: httpPost, now: Date.now, random: Math.random, logger,
   });
   started.push('webhooks', () => webhooks.close());
-  const usb = openUsb(hardware, warnings, logger);
-  // one set of interface claims per bus: discovery, jobs and status probes of a printer share its claim
-  const claims = usb ? new InterfaceClaims(usb) : null;
-  // the USB printers held since first use go back to their kernel driver (usblp), per the quirks
-  started.push('USB claims', () => claims?.closeAll());
-  const kindDeps: KindDeps = { timeouts: options.timeouts, mdns: options.mdns, logger, usb: claims };
-  const sources: DiscoverySource[] = PRINTER_KINDS.flatMap((kind) => kind.discovery?.(kindDeps) ?? []);
+  const kindDeps: KindDeps = { timeouts: options.timeouts, mdns: options.mdns, logger, hardware, warn: (line) => warnings.push(line) };
+  // each kind opens what it owns (the USB bus and its interface claims) once; stopped after the spooler is done with it
+  const kinds = startKinds(kindDeps);
+  started.push('printer kinds', () => stopKinds(kinds));
+  const sources: DiscoverySource[] = [...kinds.values()].flatMap((session) => session.discovery);
   const registry = new PrinterRegistry({
     settings,
     sources,
@@ -170,7 +167,7 @@ async function startParts(options: DaemonOptions, logger: Logger, announce: (lin
   const store = new JobStore({ retentionMs: HOUR_MS, maxRecords: 10_000 });
   const runtimes = new PrinterRuntimes({
     findPrinter: (path) => registry.find(path),
-    openDriver: (printer) => kindOf(printer).openDriver(printer, languageOf(printer), kindDeps),
+    openDriver: (printer) => kinds.get(kindOf(printer).name)!.openDriver(printer, languageOf(printer)),
     languageOf: (printer) => languageOf(printer).name,
     mayReturn: (path) => PRINTER_KINDS.some((kind) => kind.mayReturn?.(path) ?? false),
     prepare: createFilters(render),
@@ -439,22 +436,6 @@ async function listenIpp(server: HttpServer, host: string, port: number, warning
     logger.warn(line);
     return null;
   }
-}
-
-/** The USB bus, or null when libusb cannot load (said in the log and GET /status); hotplug without udevd is a warning in GET /status too. */
-function openUsb(hardware: DaemonHardware, warnings: string[], logger: Logger): UsbBackend | null {
-  let usb: UsbBackend;
-  try {
-    usb = hardware.usb(logger);
-  } catch (err) {
-    const line = `USB unavailable, USB printers are off: ${(err as Error).message}`;
-    warnings.push(line);
-    logger.warn(line);
-    return null;
-  }
-  // the backend logged its hotplug mode as it opened
-  if (usb.hotplug === 'sysfs' && usb.hotplugText) warnings.push(usb.hotplugText);
-  return usb;
 }
 
 /** First scan (in the background: start-up does not wait for mDNS), then watching; failures become warnings in GET /status. */

@@ -3,7 +3,7 @@ import { AppError, DeviceError } from '../errors';
 import { LANGUAGES, languageOfContent, type LanguageModule } from '../languages';
 import type { Connection, ContentKind, PrinterRecord } from '../schemas/printer';
 import { ippKind } from './ipp';
-import type { PrinterKind } from './printer-kind';
+import type { KindDeps, KindSession, PrinterKind } from './printer-kind';
 import { UnsupportedDriver } from './unsupported-driver';
 import { usbKind } from './usb';
 import { tcpKind } from './tcp';
@@ -16,7 +16,11 @@ const UNKNOWN_KIND: PrinterKind = {
   name: 'unknown',
   transport: 'tcp',
   matches: () => true,
-  openDriver: (printer) => new UnsupportedDriver(printer, `no printer kind of this build handles ${printer.connection.protocol ?? printer.connection.type} printers`),
+  start: () => ({
+    discovery: [],
+    openDriver: (printer) => new UnsupportedDriver(printer, `no printer kind of this build handles ${printer.connection.protocol ?? printer.connection.type} printers`),
+    stop: async () => undefined,
+  }),
   testDocument: (printer) => Promise.reject(new DeviceError('UNSUPPORTED_CONTENT', `no test print exists for ${printer.path}`)),
   interruptedJobs: () => 'fail',
 };
@@ -42,7 +46,17 @@ export function reportedDpi(printer: PrinterRecord | Omit<PrinterRecord, 'id' | 
   return kindOf(printer).reportedDpi?.(printer);
 }
 
-export type { KindDeps, PrinterKind, TestDocument, TestPrintInfo } from './printer-kind';
+/** Every kind started (the fallback included), by kind name; stop each once with `stopKinds`. */
+export function startKinds(deps: KindDeps): Map<string, KindSession> {
+  return new Map([...PRINTER_KINDS, UNKNOWN_KIND].map((kind) => [kind.name, kind.start(deps)]));
+}
+
+/** Stops started kinds in reverse order of start. */
+export async function stopKinds(sessions: Map<string, KindSession>): Promise<void> {
+  for (const session of [...sessions.values()].reverse()) await session.stop();
+}
+
+export type { KindDeps, KindHardware, KindSession, PrinterKind, TestDocument, TestPrintInfo } from './printer-kind';
 
 /** The printer path a URI form names (`tcp://`, `socket://`, `ipp://`…), by the kind whose scheme it is; null when not a URI. */
 export function pathFromUri(value: string): string | null {

@@ -4,16 +4,34 @@ import type { InterruptedJobRule, LanguageModule, LanguageName, TestDocument, Te
 import type { Logger } from '../log';
 import type { Connection, ContentKind, Dpi, PrinterRecord } from '../schemas/printer';
 import type { TransportTimeouts } from '../transports/transport';
-import type { InterfaceClaims } from '../usb/usb-claim';
+import type { UsbBackend } from '../usb/usb-backend';
 import type { PrinterDriver } from './printer-driver';
 
-/** What every kind may use: transport limits, mDNS permission, the logger, the USB bus's interface claims (null without libusb). */
+/** The device's hardware a kind may open when it starts. */
+export interface KindHardware {
+  /** Opens the USB bus, logging to `logger`; may throw when libusb cannot load. */
+  usb: (logger: Logger) => UsbBackend;
+}
+
+/** What every kind may use: transport limits, mDNS permission, the logger, the hardware, and where a part that cannot start is reported. */
 export interface KindDeps {
   timeouts: TransportTimeouts;
   /** mDNS browsing is allowed (off with --no-mdns). */
   mdns: boolean;
   logger: Logger;
-  usb: InterfaceClaims | null;
+  hardware: KindHardware;
+  /** Records what could not start (GET /status warnings); the daemon keeps serving. */
+  warn: (line: string) => void;
+}
+
+/** A kind started for the daemon's life: what it owns (a USB bus and its interface claims) until `stop`. */
+export interface KindSession {
+  /** The discovery sources this kind contributes. */
+  discovery: DiscoverySource[];
+  /** Opens the driver of `printer` speaking `language`; the printer runtime keeps it while the printer's record is unchanged. */
+  openDriver(printer: PrinterRecord, language: LanguageModule): PrinterDriver;
+  /** Gives back what the kind holds (USB printers go back to their kernel driver). */
+  stop(): Promise<void>;
 }
 
 /** One kind of printer: how it is recognised, addressed, discovered, driven and tested. */
@@ -34,12 +52,10 @@ export interface PrinterKind {
   pathFromUri?(value: string): string | null;
   /** Decides `content` for a manual printer added without one. */
   probeContent?(connection: Connection, deps: KindDeps): Promise<ContentKind>;
-  /** The discovery sources this kind contributes (built once at start). */
-  discovery?(deps: KindDeps): DiscoverySource[];
   /** The resolution the printer itself reports, when it does (a USB 1284 model string). */
   reportedDpi?(printer: Pick<PrinterRecord, 'model'>): Dpi | undefined;
-  /** Opens the driver of `printer` speaking `language`; the printer runtime keeps it while the printer's record is unchanged. */
-  openDriver(printer: PrinterRecord, language: LanguageModule, deps: KindDeps): PrinterDriver;
+  /** Starts the kind: what it opens and owns, its discovery, its drivers; once per daemon, stopped in reverse order. */
+  start(deps: KindDeps): KindSession;
   /** The language of every printer of this kind (IPP: documents); absent: the printer's `content` decides. */
   readonly language?: LanguageName;
   /** Builds the test print of `printer`. */

@@ -9,7 +9,6 @@ import { PRINTER_KINDS, languageOf, type KindDeps } from '../../src/kinds';
 import { LANGUAGES, languageOfContent, type LanguageModule, type LanguageName, type TransportName } from '../../src/languages';
 import { silentLogger as logger } from '../../src/log';
 import type { PrinterRecord } from '../../src/schemas/printer';
-import { InterfaceClaims } from '../../src/usb/usb-claim';
 import { FakeUsbBus } from '../fixtures/fake-usb';
 import { monoPng } from '../fixtures/png-encode';
 import { sharedRasterisers } from '../render/pdfium-fixture';
@@ -111,7 +110,7 @@ for (const language of Object.values(LANGUAGES)) {
           const printer = await tcpPrinter(reply);
           const rec = record(language, 'tcp', { connection: { type: 'network', host: '127.0.0.1', port: printer.port, protocol: 'tcp' } });
           assert.equal(languageOf(rec), language);
-          const driver = kind.openDriver(rec, language, { timeouts, mdns: false, logger, usb: null } satisfies KindDeps);
+          const driver = kind.start({ timeouts, mdns: false, logger, hardware: { usb: () => new FakeUsbBus() }, warn: () => undefined }).openDriver(rec, language);
           await driver.deliver(doc, new AbortController().signal);
           assert.ok(printer.received().includes(own), 'the job arrived whole');
           const status = await driver.status();
@@ -124,8 +123,8 @@ for (const language of Object.values(LANGUAGES)) {
           const { busNumber, portNumbers } = device.info;
           const rec = record(language, 'usb', { locator: { bus: busNumber, ports: portNumbers.join('.'), vendorId: 0x1234, productId: 0x5678, interface: 0 } });
           assert.equal(languageOf(rec), language);
-          const claims = new InterfaceClaims(bus);
-          const driver = kind.openDriver(rec, language, { timeouts, mdns: false, logger, usb: claims });
+          const session = kind.start({ timeouts, mdns: false, logger, hardware: { usb: () => bus }, warn: () => undefined } satisfies KindDeps);
+          const driver = session.openDriver(rec, language);
           await driver.deliver(doc, new AbortController().signal);
           assert.deepEqual(device.lastJob(), own);
           device.inQueue.push(...(reply ?? []));
@@ -133,7 +132,7 @@ for (const language of Object.values(LANGUAGES)) {
           // without a query of its own, port status (selected, no error) answers
           assert.equal(status.status, language.device ? 'error' : 'online');
           if (language.device) assert.ok(status.statusReasons.includes('media-empty-error'), status.statusReasons.join());
-          await claims.closeAll();
+          await session.stop();
         }
       });
     }

@@ -21,10 +21,11 @@ export const ippKind: PrinterKind = {
   locate: locateIpp,
   pathFromUri: ippPathFromUri,
   probeContent: () => Promise.resolve('pdf'),
-  discovery: (deps) =>
-    deps.mdns ? [new MdnsDiscovery({ scanMs: 1500, rescanMs: 300_000, probeRaw: (host, port) => probeZplContent(tcpTransportWith(host, port, deps.timeouts), deps.timeouts.queryMs), logger: deps.logger })] : [],
-  openDriver: (printer, _language, deps) =>
-    new IppDriver({ uri: ippUri(printer.connection), timeoutMs: 10_000, statusTimeoutMs: 900, busyRetryMs: 500, busyWaitMs: 120_000, logger: deps.logger }),
+  start: (deps) => ({
+    discovery: deps.mdns ? [new MdnsDiscovery({ scanMs: 1500, rescanMs: 300_000, probeRaw: (host, port) => probeZplContent(tcpTransportWith(host, port, deps.timeouts), deps.timeouts.queryMs), logger: deps.logger })] : [],
+    openDriver: (printer) => new IppDriver({ uri: ippUri(printer.connection), timeoutMs: 10_000, statusTimeoutMs: 900, busyRetryMs: 500, busyWaitMs: 120_000, logger: deps.logger }),
+    stop: async () => undefined,
+  }),
   language: 'document',
   async testDocument(printer, info) {
     const formats = printer.supportedFormats ?? (await ippProbe(ippUri(printer.connection), 2000).catch(() => null))?.supportedFormats ?? [];
