@@ -1,20 +1,26 @@
-// The single executables as the device runs them, the Node 20 and Node 24 builds of an arch side by side in one run:
-// size, exec → first 200 of GET /status (first boot with an empty data dir, and the median of 11 warm starts), idle
-// RSS (all running at once, each executable started from a cold page cache), and RSS after 100 PDF labels through the worker pool, every step taking turns; then new / old runtime ratios against the targets
-// (first 200 and idle RSS at most 1.10x). Each runs where firmware/targets.mjs says (x64 in the Debian 13 root).
-// Run: npm run firmware -- --arch x64-node20,x64 && node --import tsx bench/firmware.ts [target,...]   (default x64-node20,x64)
-// Foreign arches run under qemu-user: their times and RSS include the emulator (TCG) and only bound the real device.
+// The single executables as the device runs them, side by side in one run: size, exec → first 200 of GET /status
+// (first boot with an empty data dir, then the median of 11 warm starts, each printed as it comes), idle RSS 5 s after
+// the last start (all running at once, each executable started from a cold page cache; anonymous and file-backed
+// parts), and RSS after 100 PDF labels through the worker pool, every step taking turns. Then the targets of the
+// executables (first 200 within 150 ms, idle RSS at most 64 MiB; judged on the arch of this machine only) and the
+// new / old runtime ratios of `<arch>-node20` pairs (at most 1.10x).
+// Subjects: a target (`x64`, `arm64`, `x64-node20`: dist/firmware/printproxyd-linux-<target>), `<target>=FILE` (another
+// build of that target, e.g. one of an older commit, for before / after), `bare:<target>` (a bare HTTP server on that
+// target's own Node, bench/bare-node-http.mjs: the floor). Each runs where firmware/targets.mjs says (x64 in the Debian
+// 13 root, arm64 under qemu-user: times and RSS then include the emulator and only bound the real device).
+// Run: npm run firmware -- --arch x64,arm64 && node --import tsx bench/firmware.ts [subject,...]   (default bare:x64,x64)
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { callApi, tempDataDir } from '../test/helpers/daemon-process';
 import { ZplPrinterEmulator } from '../test/fixtures/zebra-tcp-printer';
 import { shippingLabelPdf } from '../test/fixtures/pdf/barcode-pdf';
-import { median, rssMiB } from './process-memory';
+import { median, rssMiB, rssPartsMiB } from './process-memory';
 // @ts-expect-error: plain ESM build script without type declarations
-import { isNative, runPrefix, target } from '../firmware/targets.mjs';
+import { isNative, runPrefix, target, targetNode } from '../firmware/targets.mjs';
 
 const ROOT = resolve(__dirname, '..');
 const KEY = 'bench-key-0123456789';
@@ -22,6 +28,12 @@ const LABELS = 100;
 const WARM_STARTS = 11;
 /** The new runtime at most this much slower to the first 200 and bigger in idle RSS than the old one. */
 const TARGET_RATIO = 1.1;
+/** An executable answers its first 200 within this many ms of exec (warm start, median), on this machine's arch. */
+const TARGET_FIRST_200_MS = 150;
+/** An executable's RSS 5 s after its start, in MiB, at most this, on this machine's arch. */
+const TARGET_IDLE_RSS_MIB = 64;
+/** Idle RSS is read this long after the last start: start-up's lazy work has settled (a fixed pause is the measurement). */
+const IDLE_AFTER_MS = 5000;
 
 interface Subject {
   target: string;
@@ -29,12 +41,16 @@ interface Subject {
   binary: string;
   command: string[];
   size: number;
+  /** A bare server: no printer, no labels. */
+  bare: boolean;
 }
 
 interface Figures {
   firstBootMs: number;
   warmStartMs: number;
   idleRssMiB: number;
+  idleAnonMiB: number;
+  idleFileMiB: number;
   after100RssMiB: number;
   labelsPerSecond: number;
 }
@@ -96,6 +112,7 @@ async function measureAll(list: Subject[], pdf: Uint8Array): Promise<Figures[]> 
   for (const [i, subject] of list.entries()) {
     const first = await boot(subject.command, dataDirs[i]);
     firstMs.push(first.ms);
+    console.log(`first boot ${subject.target}${subject.bare ? ' (bare)' : ''}: ${first.ms.toFixed(0)} ms`);
     await stop(first.proc);
   }
   const warmMs: number[][] = list.map(() => []);
@@ -108,18 +125,31 @@ async function measureAll(list: Subject[], pdf: Uint8Array): Promise<Figures[]> 
       warmMs[i].push(warm.ms);
       running.push(warm);
     }
+    console.log(`warm start ${round + 1}/${WARM_STARTS}: ${list.map((s, i) => `${label(s)} ${warmMs[i][round].toFixed(0)} ms`).join(', ')}`);
   }
   // idle means after start-up's lazy work settles: a fixed pause is the measurement, not a wait for a condition
-  await new Promise((r) => setTimeout(r, 3000));
-  const idleRssMiB = running.map((r) => rssMiB(r.proc.pid!));
-  const daemons = await Promise.all(running.map((r) => withPrinter(r)));
+  await new Promise((r) => setTimeout(r, IDLE_AFTER_MS));
+  const idle = running.map((r) => rssPartsMiB(r.proc.pid!));
+  console.log(`idle RSS ${IDLE_AFTER_MS / 1000} s after start: ${list.map((s, i) => `${label(s)} ${idle[i].rss.toFixed(1)} MiB (anon ${idle[i].anon.toFixed(1)}, file ${idle[i].file.toFixed(1)})`).join(', ')}`);
+  const bare = list.map((s) => s.bare);
+  await Promise.all(running.filter((_, i) => bare[i]).map((r) => stop(r.proc)));
+  const daemons = await Promise.all(running.filter((_, i) => !bare[i]).map((r) => withPrinter(r)));
   const labelMs = await printInterleaved(daemons, pdf);
-  const after100RssMiB = daemons.map((d) => rssMiB(d.proc.pid!));
+  const after = daemons.map((d) => rssMiB(d.proc.pid!));
   await Promise.all(daemons.map(async (d) => {
     await stop(d.proc);
     await d.emulator.stop();
   }));
-  return list.map((_, i) => ({ firstBootMs: firstMs[i], warmStartMs: median(warmMs[i]), idleRssMiB: idleRssMiB[i], after100RssMiB: after100RssMiB[i], labelsPerSecond: LABELS / (labelMs[i] / 1000) }));
+  let next = 0;
+  return list.map((_, i) => {
+    const k = bare[i] ? -1 : next++;
+    const labels = k < 0 ? { after100RssMiB: NaN, labelsPerSecond: NaN } : { after100RssMiB: after[k], labelsPerSecond: LABELS / (labelMs[k] / 1000) };
+    return { firstBootMs: firstMs[i], warmStartMs: median(warmMs[i]), idleRssMiB: idle[i].rss, idleAnonMiB: idle[i].anon, idleFileMiB: idle[i].file, ...labels };
+  });
+}
+
+function label(subject: Subject): string {
+  return subject.bare ? `bare:${subject.target}` : subject.binary.endsWith(`printproxyd-linux-${subject.target}`) && subject.binary.startsWith(join(ROOT, 'dist')) ? subject.target : `${subject.target}=${subject.binary}`;
 }
 
 async function withPrinter(r: { proc: ChildProcess; baseUrl: string }): Promise<Running> {
@@ -146,21 +176,29 @@ async function printInterleaved(daemons: Running[], pdf: Uint8Array): Promise<nu
   return totals;
 }
 
-function subjects(names: string[]): Subject[] {
-  return names.map((name) => {
-    const binary = join(ROOT, 'dist', 'firmware', `printproxyd-linux-${name}`);
-    if (!existsSync(binary)) throw new Error(`${binary} is missing: npm run firmware -- --arch ${name}`);
+/** A subject from its spec: `<target>`, `<target>=FILE` or `bare:<target>` (see the head of this file). */
+function subjects(specs: string[]): Subject[] {
+  return specs.map((spec) => {
+    const bare = spec.startsWith('bare:');
+    const [name, file] = (bare ? spec.slice(5) : spec).split('=');
     const t = target(name) as { version: string; abi: string };
     const where = isNative(name) ? '' : ', qemu';
-    return { target: name, name: `printproxyd-linux-${name} (Node ${t.version}, uWS ABI ${t.abi}${where})`, binary, command: [...(runPrefix(name) as string[]), binary], size: statSync(binary).size };
+    if (bare) {
+      const node = targetNode(name) as string;
+      const script = join(ROOT, 'bench', 'bare-node-http.mjs');
+      return { target: name, name: `bare Node ${t.version} HTTP server (${name}${where})`, binary: node, command: [...(runPrefix(name) as string[]), node, script], size: statSync(node).size, bare };
+    }
+    const binary = resolve(file ?? join(ROOT, 'dist', 'firmware', `printproxyd-linux-${name}`));
+    if (!existsSync(binary)) throw new Error(`${binary} is missing: npm run firmware -- --arch ${name}`);
+    return { target: name, name: `${file ? binary : `printproxyd-linux-${name}`} (Node ${t.version}, uWS ABI ${t.abi}${where})`, binary, command: [...(runPrefix(name) as string[]), binary], size: statSync(binary).size, bare };
   });
 }
 
 /** `<arch>-node<N>` (the old runtime) and `<arch>` (what ships) measured in this run, as [old, new] pairs. */
 function pairs(rows: Array<Subject & Figures>): Array<[Subject & Figures, Subject & Figures]> {
   const found: Array<[Subject & Figures, Subject & Figures]> = [];
-  for (const old of rows.filter((r) => /-node\d+$/.test(r.target))) {
-    const current = rows.find((r) => r.target === old.target.replace(/-node\d+$/, ''));
+  for (const old of rows.filter((r) => /-node\d+$/.test(r.target) && !r.bare)) {
+    const current = rows.find((r) => r.target === old.target.replace(/-node\d+$/, '') && !r.bare);
     if (current) found.push([old, current]);
   }
   return found;
@@ -174,18 +212,30 @@ function ratioLine(label: string, ratio: number, limit: number): string {
   return `${label} ${ratio.toFixed(3)}x (target ≤ ${limit.toFixed(2)}x: ${ratio <= limit ? 'met' : 'MISSED'})`;
 }
 
+/** Whether `r` meets the start-up targets; only executables of this machine's arch are judged (qemu only bounds a board). */
+function targetLine(r: Subject & Figures): string {
+  if (r.bare) return '';
+  if (!isNative(r.target)) return ' [under qemu: not judged]';
+  const fast = r.warmStartMs <= TARGET_FIRST_200_MS;
+  const small = r.idleRssMiB <= TARGET_IDLE_RSS_MIB;
+  return ` [first 200 ≤ ${TARGET_FIRST_200_MS} ms: ${fast ? 'met' : 'MISSED'}; idle RSS ≤ ${TARGET_IDLE_RSS_MIB} MiB: ${small ? 'met' : 'MISSED'}]`;
+}
+
 async function main(): Promise<void> {
-  const names = (process.argv[2] ?? 'x64-node20,x64').split(',');
+  const specs = (process.argv[2] ?? 'bare:x64,x64').split(',');
   const pdf = await shippingLabelPdf();
-  const list = subjects(names);
+  const list = subjects(specs);
+  console.log(`load average ${loadAverage()} (${os.availableParallelism()} CPUs)`);
   const figures = await measureAll(list, pdf);
   const rows: Array<Subject & Figures> = list.map((subject, i) => ({ ...subject, ...figures[i] }));
   for (const r of rows) {
+    const labels = r.bare ? '' : `, ${r.after100RssMiB.toFixed(1)} MiB after ${LABELS} PDF labels (${r.labelsPerSecond.toFixed(1)} labels/s, wait: true, one at a time)`;
     console.log(
       `${r.name}: ${(r.size / 1e6).toFixed(1)} MB; exec → first 200: ${r.firstBootMs.toFixed(0)} ms first boot, ${r.warmStartMs.toFixed(0)} ms warm (median of ${WARM_STARTS}); ` +
-        `RSS ${r.idleRssMiB.toFixed(1)} MiB idle, ${r.after100RssMiB.toFixed(1)} MiB after ${LABELS} PDF labels (${r.labelsPerSecond.toFixed(1)} labels/s, wait: true, one at a time)`,
+        `RSS ${r.idleRssMiB.toFixed(1)} MiB idle at ${IDLE_AFTER_MS / 1000} s (anon ${r.idleAnonMiB.toFixed(1)}, file ${r.idleFileMiB.toFixed(1)})${labels}${targetLine(r)}`,
     );
   }
+  console.log(`load average ${loadAverage()}`);
   for (const [old, current] of pairs(rows)) {
     console.log(
       `Node ${nodeMajor(current.target)} / Node ${nodeMajor(old.target)} (${current.target}): size ${(current.size / old.size).toFixed(2)}x; ${ratioLine('warm start', current.warmStartMs / old.warmStartMs, TARGET_RATIO)}; ` +
@@ -193,6 +243,10 @@ async function main(): Promise<void> {
         `RSS after ${LABELS} labels ${(current.after100RssMiB / old.after100RssMiB).toFixed(2)}x; labels/s ${(current.labelsPerSecond / old.labelsPerSecond).toFixed(2)}x`,
     );
   }
+}
+
+function loadAverage(): string {
+  return os.loadavg().map((l) => l.toFixed(2)).join(' ');
 }
 
 main().catch((err: unknown) => {

@@ -11,6 +11,13 @@ export function rssMiB(pid: number): number {
   return statusMiB(pid, 'VmRSS');
 }
 
+/** Resident set of `pid` now and its anonymous and file-backed parts (RssAnon, RssFile of /proc/PID/status), in MiB. */
+export function rssPartsMiB(pid: number): { rss: number; anon: number; file: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const field = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1]) / 1024;
+  return { rss: field('VmRSS'), anon: field('RssAnon'), file: field('RssFile') };
+}
+
 /** Peak resident set of `pid` so far, in MiB. */
 export function peakRssMiB(pid: number): number {
   return statusMiB(pid, 'VmHWM');

@@ -9,7 +9,7 @@ import type { EncodeSpec, RenderJob } from '../src/render/render-job';
 import { RenderPool } from '../src/render/render-pool';
 import { readPdfiumWasm } from '../src/render/render-assets';
 import { blankMono, thresholdAligned } from '../src/render/mono';
-import { graphicFieldZ64 } from '../src/encoders/zpl-graphic-field';
+import { graphicFieldZ64 } from '../src/languages/zpl/zpl-graphic-field';
 import { shippingLabelPdf } from '../test/fixtures/pdf/barcode-pdf';
 import { receiptPdf } from '../test/fixtures/pdf/receipt-pdf';
 import { decodeLabels } from '../test/render/zpl-label-decode';

@@ -1,7 +1,9 @@
 // npm run firmware -- --arch x64|arm64 [--arch ...] (and the comparison builds x64-node20, arm64-node20)
 // Writes dist/firmware/printproxyd-linux-<arch>: that arch's Node, stripped, with the esbuild bundle (worker code
 // embedded) injected as a single-executable blob made by the target's own Node (under qemu where needed), and
-// the natives, pdfium.wasm and their manifest as SEA assets (or appended, where the target's Node predates them).
+// the natives, pdfium.wasm and their manifest appended after it: not SEA assets, which sit in a segment the kernel
+// maps at exec, where read-ahead made them cost ~8 MiB of the idle daemon's RSS although it reads them only at its
+// first start (natives) and first render (pdfium).
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { appendFileSync, copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -12,6 +14,12 @@ import { buildPrefix, root, strip, target, TARGETS, targetNode } from './targets
 
 const require = createRequire(import.meta.url);
 const SENTINEL = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
+/**
+ * Node options the executable starts with (SEA `execArgv`; they must be set before V8 starts, PRINTPROXY_V8_FLAGS comes
+ * later): one V8 platform thread instead of 4 and a 1 MiB young generation semi-space instead of V8's up to 16 MiB.
+ * Idle RSS 5 s after start 67.2 instead of 73.4-73.8 MiB (x64 in the Debian 13 root, bench/firmware.ts, 2026-11-26).
+ */
+export const EXEC_ARGV = ['--max-semi-space-size=1', '--v8-pool-size=1'];
 const USAGE = `npm run firmware -- --arch ${Object.keys(TARGETS).join('|')} (several: --arch x64,arm64)`;
 
 /** Builds the executable for `arch` from the bundle at `bundled`; returns its path. */
@@ -22,8 +30,7 @@ export async function buildFirmware(arch, bundled) {
   mkdirSync(work, { recursive: true });
   const assets = embeddedFiles(arch, work);
   const blob = join(work, 'sea.blob');
-  const config = { main: bundled, output: blob, disableExperimentalSEAWarning: true, useCodeCache: true };
-  if (t.seaAssets) config.assets = assets;
+  const config = { main: bundled, output: blob, disableExperimentalSEAWarning: true, useCodeCache: true, execArgv: EXEC_ARGV };
   writeFileSync(join(work, 'sea-config.json'), JSON.stringify(config, null, 2));
   const [runner, ...prefix] = [...buildPrefix(arch), targetNode(arch)];
   execFileSync(runner, [...prefix, '--experimental-sea-config', join(work, 'sea-config.json')], { cwd: work, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -35,10 +42,10 @@ export async function buildFirmware(arch, bundled) {
   strip(arch, partial);
   const { inject } = require('postject');
   await inject(partial, 'NODE_SEA_BLOB', readFileSync(blob), { sentinelFuse: SENTINEL });
-  if (!t.seaAssets) appendFileSync(partial, await appendedPayloadOf(assets));
+  appendFileSync(partial, await appendedPayloadOf(assets));
   renameSync(partial, out);
   rmSync(work, { recursive: true, force: true });
-  console.log(`built ${out} (${(statSync(out).size / 1e6).toFixed(1)} MB, Node ${t.version}, uWS for ABI ${t.abi}, glibc >= ${t.glibc}, assets ${t.seaAssets ? 'as SEA assets' : 'appended'})`);
+  console.log(`built ${out} (${(statSync(out).size / 1e6).toFixed(1)} MB, Node ${t.version}, uWS for ABI ${t.abi}, glibc >= ${t.glibc}, assets appended)`);
   return out;
 }
 

@@ -18,8 +18,7 @@ const MACHINES = {
 
 /**
  * The executables, by `--arch` name: the npm package of their Node (pinned by version and integrity), the Node ABI
- * (which picks the uWS build, src/native/uws-builds.ts), whether that Node has SEA assets, the glibc the whole needs,
- * and the Debian that runs it here.
+ * (which picks the uWS build, src/native/uws-builds.ts), the glibc the whole needs, and the Debian that runs it here.
  * x64 and arm64 ship the same Node 24 LTS (the newest 24.x npm has for both) with uWS 20.57; their uWS needs glibc
  * 2.38, so here they run in a Debian 13 root. armv7 is not built (ARMV7_DROPPED says why).
  * The `-node20` builds are the previous x64/arm64 runtime, kept for the benches' side-by-side figures.
@@ -31,7 +30,6 @@ export const TARGETS = {
     version: '24.21.0',
     integrity: 'sha512-3nULszZ5X0fciYpG0t6TrdApJzAn8+FlINP6OiMX7V8HrvpATPN936U1LlReOJriLRa4e8yEqQBYCnLyPNAs7Q==',
     abi: '137',
-    seaAssets: true,
     glibc: '2.38',
     debian: 'trixie',
   },
@@ -41,7 +39,6 @@ export const TARGETS = {
     version: '24.21.0',
     integrity: 'sha512-FpJRPEz2OvvTLfjIOlNGFY9JLPMKgl5m+d4oGYBLg24kJ1mmvN1Zl/HPJgF4HDaJ51ISev1l1cRZ/DM+keXW5g==',
     abi: '137',
-    seaAssets: true,
     glibc: '2.38',
     debian: 'trixie',
   },
@@ -51,7 +48,6 @@ export const TARGETS = {
     version: '20.20.2',
     integrity: 'sha512-PeHQM8wAdmHtZA1mBocygZxs5LiUWtsJezQTkBd0iY987KpGrD1O2tVEydvMZiuXceRanxt7rjTnDEBwOPujoQ==',
     abi: '115',
-    seaAssets: true,
     glibc: '2.28',
     debian: 'trixie',
   },
@@ -61,7 +57,6 @@ export const TARGETS = {
     version: '20.20.2',
     integrity: 'sha512-LCXJnNTFiyGuYBw2gZSI5OBFMbkjAPt8sqD/NKrWoE2QmDgSubTqFng6GaNJ9EJ8HpxBMGcWWpbbcs4Vo+CnGg==',
     abi: '115',
-    seaAssets: true,
     glibc: '2.28',
     debian: 'trixie',
   },

@@ -39,7 +39,7 @@ import { HttpServer } from './http/server';
 import { loadUws } from './http/uws';
 import { frontForRuntime } from './http/http1-front';
 import { AppError } from './errors';
-import { kindOf, kindServing, PRINTER_KINDS, reportedDpi, type KindDeps } from './kinds';
+import { kindOf, kindServing, languageOf, locateManual, pathFromUri, PRINTER_KINDS, reportedDpi, startKinds, stopKinds, type KindDeps } from './kinds';
 import type { Logger } from './log';
 import { statusEvent, watchDevice } from './printers/device-events';
 import { PrinterRuntimes } from './printers/printer-runtimes';
@@ -48,6 +48,7 @@ import { StatusCache } from './printers/status-cache';
 import { renderWorkersOf } from './settings/render-workers';
 import { isTemporary, removeLeftovers } from './settings/atomic-file';
 import { SettingsStore } from './settings/settings-store';
+import { StopStack } from './util/stop-stack';
 import { DiskSpool } from './spooler/disk-spool';
 import { spoolLimit } from './spooler/spool-limit';
 import { MemoryBudget } from './util/memory-budget';
@@ -58,7 +59,6 @@ import { documentLoader } from './spooler/load-document';
 import { allowedRoots } from './spooler/share-roots';
 import { createRenderService, renderPoolStarter } from './render/render-service';
 import { Spooler } from './spooler/spooler';
-import { InterfaceClaims } from './usb/usb-claim';
 import type { UsbBackend } from './usb/usb-backend';
 import { httpPost } from './webhooks/http-post';
 import { DEFAULT_OUTBOX_BOUNDS } from './webhooks/outbox';
@@ -70,11 +70,11 @@ import { RAW_JOB_RETRY_MS, RAW_JOB_WAIT_MS, RawPorts } from './sharing/raw-ports
 import { SpoolerLine } from './sharing/spooler-line';
 import { printerServices } from './sharing/printer-services';
 import { printerIconPng } from './sharing/printer-icon';
-import { connect as mqttConnect } from 'mqtt';
 import { ApiDispatcher } from './http/api-dispatch';
 import { fleetRoutes } from './http/routes/fleet';
 import { FleetBridge, type FleetBridgeDeps } from './fleet/fleet-bridge';
 import { FleetSettingsStore } from './fleet/fleet-settings-store';
+import type { MqttConnect } from './fleet/mqtt-link';
 
 /** Where the daemon ended up listening. */
 export interface RunningDaemon {
@@ -106,8 +106,22 @@ const STORAGE_RETRY_MS = 60_000;
 /** IPP requests in progress at once (each holds a connection): in all, and from one source address. */
 const IPP_LIMITS = { total: 64, perAddress: 16 };
 
-/** Starts the daemon; `announce` receives the lines meant for stdout (listening addresses, the new key). */
+/**
+ * Starts the daemon; `announce` receives the lines meant for stdout (listening addresses, the new key). Its stop undoes
+ * the start in reverse order; a start that fails halfway undoes what it had started, then rejects.
+ */
 export async function startDaemon(options: DaemonOptions, logger: Logger, announce: (line: string) => void, hardware: DaemonHardware): Promise<RunningDaemon> {
+  const started = new StopStack(logger);
+  try {
+    return await startParts(options, logger, announce, hardware, started);
+  } catch (err) {
+    await started.unwind();
+    throw err;
+  }
+}
+
+/** Builds and starts every part, pushing how to undo each onto `started` as it starts. */
+async function startParts(options: DaemonOptions, logger: Logger, announce: (line: string) => void, hardware: DaemonHardware, started: StopStack): Promise<RunningDaemon> {
   const dataDir = resolve(options.dataDir);
   const settings = new SettingsStore({ dataDir, seedApiKey: options.apiKey, logger });
   // temporaries a crash left in the data dir (the TLS pair's, say); settings' own and the spool's are swept by their owners
@@ -115,8 +129,9 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
   if (swept.length > 0) logger.warn('temporary files of interrupted writes removed', { files: swept });
   // a full or read-only partition is a warning, not a failed start: the settings stay in memory and are stored once there is room
   const storage = new StorageHealth({ probe: storageProbe(dataDir), minFreeBytes: MIN_FREE_BYTES, logger });
+  started.push('settings', () => settings.flush());
   await settings.persist().catch((err: unknown) => storage.retryLater('settings', err, () => settings.persist()));
-  const stopStorageRetry = storage.retryEvery(STORAGE_RETRY_MS);
+  started.push('storage retry', storage.retryEvery(STORAGE_RETRY_MS));
   if (settings.generatedApiKey) announce(`API key (shown once): ${settings.value.apiKey}`);
   if (settings.generatedApiKey && storage.warnings().length > 0) announce('API key not stored yet (storage full or read-only): it is stored once there is room; a restart before then makes a new one');
 
@@ -128,15 +143,17 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
   const webhooks = await Webhooks.open({
     dir: join(dataDir, 'webhooks'), bootId, bus, policy: options.webhooks, bounds: DEFAULT_OUTBOX_BOUNDS, post: httpPost, now: Date.now, random: Math.random, logger,
   });
-  const usb = openUsb(hardware, warnings, logger);
-  // one set of interface claims per bus: discovery, jobs and status probes of a printer share its claim
-  const claims = usb ? new InterfaceClaims(usb) : null;
-  const kindDeps: KindDeps = { timeouts: options.timeouts, mdns: options.mdns, logger, usb: claims };
-  const sources: DiscoverySource[] = PRINTER_KINDS.flatMap((kind) => kind.discovery?.(kindDeps) ?? []);
+  started.push('webhooks', () => webhooks.close());
+  const kindDeps: KindDeps = { timeouts: options.timeouts, mdns: options.mdns, logger, hardware, warn: (line) => warnings.push(line) };
+  // each kind opens what it owns (the USB bus and its interface claims) once; stopped after the spooler is done with it
+  const kinds = startKinds(kindDeps);
+  started.push('printer kinds', () => stopKinds(kinds));
+  const sources: DiscoverySource[] = [...kinds.values()].flatMap((session) => session.discovery);
   const registry = new PrinterRegistry({
     settings,
     sources,
-    pathOf: (connection) => servingKind(connection).pathOf!(connection),
+    locate: locateManual,
+    pathFromUri,
     probeContent: (connection) => servingKind(connection).probeContent!(connection, kindDeps),
     reportedDpi,
     logger,
@@ -144,14 +161,15 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
 
   const renderer = createRenderService({ workers: () => renderWorkersOf(settings.value), startPool: renderPoolStarter({ maxQueue: 64, jobTimeoutMs: 30_000, logger }) });
   // a changed worker count retires the running pool once its renders are done
-  const stopResizing = settings.onChange(renderer.resize);
+  started.push('renderer', () => renderer.close());
+  started.push('renderer resizing', settings.onChange(renderer.resize));
   const render = hardware.render ? hardware.render(renderer.render) : renderer.render;
   let status: StatusCache | null = null;
   const store = new JobStore({ retentionMs: HOUR_MS, maxRecords: 10_000 });
   const runtimes = new PrinterRuntimes({
     findPrinter: (path) => registry.find(path),
-    openDriver: (printer) => kindOf(printer).openDriver(printer, kindDeps),
-    languageOf: (printer) => kindOf(printer).language(printer),
+    openDriver: (printer) => kinds.get(kindOf(printer).name)!.openDriver(printer, languageOf(printer)),
+    languageOf: (printer) => languageOf(printer).name,
     mayReturn: (path) => PRINTER_KINDS.some((kind) => kind.mayReturn?.(path) ?? false),
     prepare: createFilters(render),
     bus,
@@ -168,7 +186,7 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
     printed: { pollMs: options.printedPollMs, maxFollowMs: HOUR_MS / 2 },
   });
   status = new StatusCache({ probe: (path) => runtimes.of(path).status(), budgetMs: 1000, ttlMs: 2000, onChange: statusEvent(bus) });
-  const stopWatching = watchDevice({ registry, status, settings, bus });
+  started.push('device watch', watchDevice({ registry, status, settings, bus }));
   const statusNow = status;
   const demand = new StatusDemand(options.monitorIntervalMs, [() => webhooks.list().some((w) => takesPrinterStatus(w.types))]);
   const monitor = new PrinterMonitor({
@@ -183,6 +201,7 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
     logger,
   });
   monitor.start();
+  started.push('printer monitor', () => monitor.stop());
   const roots = () => allowedRoots({ dataDir, shareRoot: options.shareRoot, sharePaths: settings.value.shares.map((s) => s.sharePath) });
   const loadDocument = documentLoader(() => ({ timeoutMs: 30_000, maxRedirects: 5, maxBytes: settings.value.maxBodyBytes }), roots);
   const spoolDir = join(dataDir, 'spool');
@@ -197,6 +216,8 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
     logger,
     maxUnfinished: MAX_UNFINISHED_JOBS,
   });
+  started.push('spooler', () => spooler.close(5000));
+  started.push('discovery', () => Promise.all(sources.map((source) => source.stop?.())));
   await startDiscovery(registry, sources, warnings);
   const recovered = spooler.recover();
   if (recovered > 0) logger.info('spooled jobs recovered', { count: recovered });
@@ -224,7 +245,7 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
         return { title: doc.title, data: doc.data, document: { source: { kind: 'inline' }, format: doc.format, contentType: doc.contentType } };
       },
     }),
-    ...previewRoutes({ registry, roots, loadDocument, render, languageOf: (printer) => kindOf(printer).language(printer) }),
+    ...previewRoutes({ registry, roots, loadDocument, render, languageOf: (printer) => languageOf(printer).name }),
     ...jobRoutes(spooler, store),
     ...settingsRoutes({ settings, registry }),
     ...shareRoutes(settings, { shareRoot: options.shareRoot, dataDir }),
@@ -245,13 +266,14 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
   // full, the connection of the oldest job waiting in that line is reset to make room
   const doors = new ConnectionGate(keylessDoorLimits(descriptorLimit()), null, () => rawLine.reclaim());
   const ippJobs = new IppJobTable();
+  started.push('IPP job table', () => ippJobs.close());
   const ipp = new IppService({
     operations: new IppOperations({
       jobs: ippJobs,
       submit: (sub, printer) => spooler.submit(sub, [printer], printer.path),
       record: (jobId) => spooler.get(jobId),
       cancel: (jobId) => void spooler.cancel(jobId),
-      languageOf: (printer) => kindOf(printer).language(printer),
+      languageOf: (printer) => languageOf(printer).name,
       status: (path) => statusNow.get(path),
       held: (path) => runtimes.of(path).heldReadiness,
       identify: (printer) => logger.info('Identify-Printer', { printer: printer.path }),
@@ -281,10 +303,11 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
     logger,
     sockets: [eventsSocket(ring, bootId, demand)],
     statics: webConsole ? [webConsole] : [],
-    ipp: { handle: (printerId, body, origin) => ipp.handle(printerId, body, origin), icon: printerIconPng(), gate: new ConnectionGate(IPP_LIMITS, doors), busy: busyAnswer },
+    ipp: { handle: (printerId, body, origin) => ipp.handle(printerId, body, origin), icon: lazyIcon(), gate: new ConnectionGate(IPP_LIMITS, doors), busy: busyAnswer },
   });
   // sessions do not outlive their key: a new API key closes the WebSockets the old one opened (4401, as a wrong key)
-  const stopKeyWatch = settings.onChange(closeOnNewKey(settings, server));
+  started.push('HTTP server', () => server.close());
+  started.push('key watch', settings.onChange(closeOnNewKey(settings, server)));
   httpPort = await server.listen(options.host, options.port);
   announce(`listening on http://${options.host}:${httpPort}`);
   let httpsPort: number | null = null;
@@ -301,10 +324,9 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
   const rawPorts = new RawPorts({
     host: options.host,
     findPrinter: (path) => registry.find(path),
-    languageOf: (printer) => kindOf(printer).language(printer),
+    languageOf: (printer) => languageOf(printer).name,
     submit: async (printer, data, title, from) => {
-      const language = kindOf(printer).language(printer);
-      const format = language === 'zpl' ? 'zpl' : 'raw';
+      const format = languageOf(printer).nativeFormat;
       const document = { source: { kind: 'inline' as const }, format, contentType: format } as const;
       await spooler.submit({ document, data, title, source: from, wait: false, options: {}, idempotencyKey: null }, [printer], printer.path);
     },
@@ -322,50 +344,53 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
     logger,
   });
   const syncRawPorts = () => void rawPorts.sync(registry.list());
-  const stopRawPortWatch = [settings.onChange(syncRawPorts), registry.onChange(syncRawPorts)];
+  started.push('raw ports', () => rawPorts.close());
+  started.push('raw port settings watch', settings.onChange(syncRawPorts));
+  started.push('raw port printers watch', registry.onChange(syncRawPorts));
   await rawPorts.sync(registry.list());
   const ippPort = options.ippPort === null ? null : await listenIpp(server, options.host, options.ippPort, warnings, logger);
   if (ippPort !== null) announce(`listening on ipp://${options.host}:${ippPort}`);
   const advertiser = options.mdns ? advertise(settings.value.deviceId, httpPort, httpsPort, warnings, logger) : null;
+  started.push('mDNS advertiser', () => advertiser?.stop());
   const deviceServices = advertiser?.services ?? [];
   const advertisePrinters = () => {
     const ports = { ippPort, httpPort, httpsPort, deviceId: settings.value.deviceId, hostName: `printproxy-${settings.value.deviceId}.local` };
-    advertiser?.update([...deviceServices, ...printerServices(registry.list(), (p) => kindOf(p).language(p), ports)]);
+    advertiser?.update([...deviceServices, ...printerServices(registry.list(), (p) => languageOf(p).name, ports)]);
   };
   advertisePrinters();
-  const stopAdvertWatch = advertiser ? [settings.onChange(advertisePrinters), registry.onChange(advertisePrinters)] : [];
+  if (advertiser) {
+    started.push('advertised settings watch', settings.onChange(advertisePrinters));
+    started.push('advertised printers watch', registry.onChange(advertisePrinters));
+  }
   fleet = await openFleet({
     dir: fleetDir, settings: fleetSettings, dispatcher: new ApiDispatcher(routes, logger), bus, job: (jobId) => spooler.get(jobId),
     maxBodyBytes: () => settings.value.maxBodyBytes, connect: mqttConnect, bootId, version: build.version, logger, now: Date.now, random: Math.random,
   }, warnings);
   fleet?.start();
   const fleetBridge = fleet;
+  started.push('fleet bridge', () => fleetBridge?.stop());
 
   return {
     httpPort,
     httpsPort,
     ippPort,
     events: bus,
-    async stop() {
-      await fleetBridge?.stop();
-      await server.close();
-      for (const stop of [...stopRawPortWatch, ...stopAdvertWatch, stopKeyWatch, stopStorageRetry]) stop();
-      await rawPorts.close();
-      ippJobs.close();
-      await advertiser?.stop();
-      await Promise.all(sources.map((source) => source.stop?.()));
-      await spooler.close(5000);
-      // the USB printers held since first use go back to their kernel driver (usblp), per the quirks
-      await claims?.closeAll();
-      await webhooks.close();
-      stopResizing();
-      await renderer.close();
-      monitor.stop();
-      stopWatching();
-      await settings.flush();
-    },
+    /** Stops every part in reverse order of start. */
+    stop: () => started.unwind(),
   };
 }
+
+/** The shared printers' icon, drawn and deflated at its first request rather than at start-up. */
+function lazyIcon(): () => Buffer {
+  let png: Buffer | undefined;
+  return () => (png ??= printerIconPng());
+}
+
+/**
+ * MQTT.js `connect`, its module loaded at the first connection: a device without fleet settings never loads it
+ * (about 500 KB of code, some 25 ms of start-up and 1-2 MiB of heap).
+ */
+const mqttConnect: MqttConnect = (url, options) => (require('mqtt') as typeof import('mqtt')).connect(url, options);
 
 /** Opens the fleet bridge; one that cannot open its files is a warning in GET /status, and the daemon serves without it. */
 async function openFleet(deps: FleetBridgeDeps, warnings: string[]): Promise<FleetBridge | null> {
@@ -391,7 +416,7 @@ function withFleet(status: DeviceStatus | Promise<DeviceStatus>, fleet: () => Fl
 /** The kind that addresses new manual printers at `connection`; a connection no kind serves is a 400. */
 function servingKind(connection: Parameters<typeof kindServing>[0]) {
   const kind = kindServing(connection);
-  if (!kind?.pathOf || !kind.probeContent) throw new AppError('INVALID_REQUEST', `connection.protocol ${connection.protocol ?? ''} cannot be added by hand`);
+  if (!kind?.probeContent) throw new AppError('INVALID_REQUEST', `connection.protocol ${connection.protocol ?? ''} cannot be added by hand`);
   return kind;
 }
 
@@ -415,22 +440,6 @@ async function listenIpp(server: HttpServer, host: string, port: number, warning
     logger.warn(line);
     return null;
   }
-}
-
-/** The USB bus, or null when libusb cannot load (said in the log and GET /status); hotplug without udevd is a warning in GET /status too. */
-function openUsb(hardware: DaemonHardware, warnings: string[], logger: Logger): UsbBackend | null {
-  let usb: UsbBackend;
-  try {
-    usb = hardware.usb(logger);
-  } catch (err) {
-    const line = `USB unavailable, USB printers are off: ${(err as Error).message}`;
-    warnings.push(line);
-    logger.warn(line);
-    return null;
-  }
-  // the backend logged its hotplug mode as it opened
-  if (usb.hotplug === 'sysfs' && usb.hotplugText) warnings.push(usb.hotplugText);
-  return usb;
 }
 
 /** First scan (in the background: start-up does not wait for mDNS), then watching; failures become warnings in GET /status. */

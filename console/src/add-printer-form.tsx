@@ -52,6 +52,7 @@ export function AddPrinterForm({ onDone }: { onDone: () => void }) {
       <select id="ap-content" value={content} onChange={(e) => setContent(e.currentTarget.value)}>
         <option value="">Detect</option>
         <option value="zpl">ZPL (label printer)</option>
+        <option value="tspl">TSPL (label printer)</option>
         <option value="raw">Raw (receipt or other)</option>
         <option value="pdf">PDF (document printer)</option>
       </select>

@@ -50,7 +50,7 @@ function PrinterDetails({ printer }: { printer: Printer }) {
               {caps.copiesSupported && <><dt>Copies</dt><dd>{caps.copiesSupported.join(' to ')}</dd></>}
             </dl>
           ) : (
-            <p>{printer.content === 'zpl' ? 'A ZPL label printer: PDFs and images are rendered to labels at its resolution.' : 'The printer reported no capabilities.'}</p>
+            <p>{printer.content === 'zpl' || printer.content === 'tspl' ? `A ${printer.content.toUpperCase()} label printer: PDFs and images are rendered to labels at its resolution.` : 'The printer reported no capabilities.'}</p>
           )}
         </section>
       </div>

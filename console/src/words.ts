@@ -29,7 +29,7 @@ export function statusText(status: Printer['status']): string {
 
 /** What kind of printer it is, from its content and connection. */
 export function kindText(printer: Printer): string {
-  const what = { zpl: 'Label (ZPL)', pdf: 'Document (IPP)', raw: 'Raw' }[printer.content];
+  const what = { zpl: 'Label (ZPL)', tspl: 'Label (TSPL)', pdf: 'Document (IPP)', raw: 'Raw' }[printer.content];
   const how = printer.connection.type === 'usb' ? 'USB' : (printer.connection.protocol ?? 'network').toUpperCase();
   return `${what}, ${how}`;
 }

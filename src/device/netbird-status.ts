@@ -1,14 +1,14 @@
 // The netbird extension's status from `netbird status --json`, mapped to the seed's instance fields.
-import { execFile } from 'node:child_process';
 import os from 'node:os';
 import type { ExtensionInstanceStatus } from '../schemas/device';
 
 /** Runs a command and resolves its stdout; rejects when it cannot run (missing binary, exit code, timeout). */
 export type CommandRunner = (file: string, args: string[], timeoutMs: number) => Promise<string>;
 
-/** The default runner over child_process.execFile. */
+/** The default runner over child_process.execFile (node:child_process loaded at the first command, not at start-up). */
 export const execRunner: CommandRunner = (file, args, timeoutMs) =>
   new Promise((resolve, reject) => {
+    const { execFile } = require('node:child_process') as typeof import('node:child_process');
     execFile(file, args, { timeout: timeoutMs, maxBuffer: 1024 * 1024 }, (err, stdout) => (err ? reject(err) : resolve(stdout)));
   });
 

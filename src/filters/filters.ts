@@ -1,11 +1,13 @@
 // Filters looked up by (document format, printer language): pass bytes through, or render them in the worker pool.
 import { DeviceError } from '../errors';
-import type { RasterFormat, RenderJob, RenderOutput } from '../render/render-job';
+import type { RasterFormat, RenderedLanguage, RenderJob, RenderOutput } from '../render/render-job';
 import type { PrintOptions } from '../schemas/print-options';
+import { LANGUAGES, type LanguageModule, type LanguageName } from '../languages';
+import { DOCUMENT_MIME_TYPES } from '../languages/document';
 import type { DocumentFormat } from './document-format';
 
-/** What a printer consumes: ZPL (label printers), ESC/POS (receipt printers), or documents (IPP). */
-export type PrinterLanguage = 'zpl' | 'escpos' | 'document';
+/** What a printer consumes: a language of the table in src/languages. */
+export type PrinterLanguage = LanguageName;
 
 /** Renders a document into printer-language bytes (the worker pool). */
 export type Render = (job: RenderJob, signal: AbortSignal) => Promise<RenderOutput>;
@@ -46,76 +48,56 @@ type Filter = (input: FilterInput, render: Render | null, signal: AbortSignal) =
 const PRINTABLE_MM: Record<58 | 80, number> = { 58: 48, 80: 72 };
 const DEFAULT_DPI = 203;
 
-/** The bytes unchanged, sent once, as `mimeType`; options are the printer's business (IPP) or ignored (seed 2.5). */
-const passThrough = (mimeType: string, repeatCopies = false): Filter => async (input) => ({
+/** Formats rasterised by the worker pool on their way to a printer that does not take documents itself. */
+const RASTER_FORMATS: ReadonlySet<DocumentFormat> = new Set<RasterFormat>(['pdf', 'png', 'jpeg', 'pwg', 'urf']);
+
+/** The bytes unchanged as `mimeType`, sent `copies` times over when `repeatCopies`, else once; options are the printer's business (IPP) or ignored (seed 2.5). */
+const passThrough = (mimeType: string, repeatCopies: boolean): Filter => async (input) => ({
   ...meta(input),
   mimeType,
   bytes: input.bytes,
-  // ZPL copies repeat the caller's bytes rather than set ^PQ: ZPL passes unmodified (seed 4.5), and a body may hold
-  // several formats, each with its own ^PQ, that an inserted ^PQ would change. Rendered documents get ^PQ instead.
   repeat: repeatCopies ? (input.options.copies ?? 1) : 1,
 });
 
 /** Rendered into the printer's language by the worker pool. */
-const rendered = (language: 'zpl' | 'escpos', mimeType: string): Filter => async (input, render, signal) => {
+const rendered = (language: RenderedLanguage, mimeType: string): Filter => async (input, render, signal) => {
   const format = input.format as RasterFormat;
   if (!render) throw new DeviceError('UNSUPPORTED_CONTENT', `rendering ${format} is not available on this device`);
   const out = await render(renderJob(input, format, language), signal);
   return { ...meta(input), mimeType, bytes: out.bytes, repeat: 1 };
 };
 
-/** The filter table: `format>language`. A new format or language is one entry here (and a rasteriser or encoder in render/). */
-const FILTERS: Record<`${DocumentFormat}>${PrinterLanguage}`, Filter> = {
-  'zpl>zpl': passThrough('application/vnd.zebra-zpl', true),
-  'raw>zpl': passThrough('application/vnd.zebra-zpl'),
-  'pdf>zpl': rendered('zpl', 'application/vnd.zebra-zpl'),
-  'png>zpl': rendered('zpl', 'application/vnd.zebra-zpl'),
-  'jpeg>zpl': rendered('zpl', 'application/vnd.zebra-zpl'),
-  'pwg>zpl': rendered('zpl', 'application/vnd.zebra-zpl'),
-  'urf>zpl': rendered('zpl', 'application/vnd.zebra-zpl'),
-  'raw>escpos': passThrough('application/octet-stream'),
-  'zpl>escpos': passThrough('application/octet-stream'),
-  'pdf>escpos': rendered('escpos', 'application/octet-stream'),
-  'png>escpos': rendered('escpos', 'application/octet-stream'),
-  'jpeg>escpos': rendered('escpos', 'application/octet-stream'),
-  'pwg>escpos': rendered('escpos', 'application/octet-stream'),
-  'urf>escpos': rendered('escpos', 'application/octet-stream'),
-  'pdf>document': passThrough('application/pdf'),
-  'png>document': passThrough('image/png'),
-  'jpeg>document': passThrough('image/jpeg'),
-  'pwg>document': passThrough('image/pwg-raster'),
-  'urf>document': passThrough('image/urf'),
-  'zpl>document': passThrough('application/octet-stream'),
-  'raw>document': passThrough('application/octet-stream'),
-};
-
-/**
- * Prepares a document for its printer by the (format, language) table:
- * - label printers (zpl): ZPL passes unmodified, sent `copies` times; PDFs and images render to ^GFA labels with ^PQ; raw passes.
- * - receipt printers (escpos): raw bytes pass untouched (options ignored); PDFs and images render to ESC/POS raster, fed and cut.
- * - document printers (IPP): the bytes go with their MIME type and the options; anything unknown as application/octet-stream.
- */
-export function createFilters(render: Render | null): (input: FilterInput, signal: AbortSignal) => Promise<PreparedDocument> {
-  return (input, signal) => FILTERS[`${input.format}>${input.language}`](input, render, signal);
+/** The filter of `format` to a printer of `language`: rendered when the language draws pages and the format is a raster one, else passed through. */
+function filterOf(format: DocumentFormat, language: LanguageModule): Filter {
+  const name = language.name;
+  if (language.pages && name !== 'document' && RASTER_FORMATS.has(format)) return rendered(name, language.passThroughMimeType);
+  const mimeType = language.pages ? language.passThroughMimeType : (DOCUMENT_MIME_TYPES[format] ?? language.passThroughMimeType);
+  return passThrough(mimeType, language.nativeRepeatsCopies && language.nativeFormat === format);
 }
 
-/** Whether a document in `format` is rendered (costs a worker) on its way to a printer of `language`. */
-export function needsRender(format: DocumentFormat, language: PrinterLanguage): boolean {
-  return language !== 'document' && format !== 'zpl' && format !== 'raw';
+/**
+ * Prepares a document for its printer by its language (src/languages):
+ * - label printers (zpl, tspl): their language passes unmodified (ZPL sent `copies` times); PDFs and images render to labels with copies; raw passes.
+ * - receipt printers (escpos): raw bytes pass untouched (options ignored); PDFs and images render to ESC/POS raster, fed and cut.
+ * - document printers: the bytes go with their MIME type and the options; anything unknown as application/octet-stream.
+ */
+export function createFilters(render: Render | null): (input: FilterInput, signal: AbortSignal) => Promise<PreparedDocument> {
+  return (input, signal) => filterOf(input.format, LANGUAGES[input.language])(input, render, signal);
 }
 
 function meta(input: FilterInput): Pick<PreparedDocument, 'title' | 'userName' | 'options'> {
-  const receiptOrLabel = input.language !== 'document';
+  const receiptOrLabel = LANGUAGES[input.language].pages !== null;
   return { title: input.title, userName: input.userName, options: receiptOrLabel && input.format === 'raw' ? {} : input.options };
 }
 
-/** The render request of a document for a label or receipt printer: the job's options, the printer's dpi, dithering and paper. */
-export function renderJob(input: FilterInput, format: RasterFormat, language: 'zpl' | 'escpos'): RenderJob {
+/** The render request of a document for a printer of a page-drawing `language`: the job's options, the printer's dpi, dithering and paper. */
+export function renderJob(input: FilterInput, format: RasterFormat, language: RenderedLanguage): RenderJob {
   const { paperSize, pageRange, orientation, fitToPage, copies, dither } = input.options;
   const dpi = input.printer.dpi ?? DEFAULT_DPI;
   const common = { dpi, pageRange, orientation, fitToPage, dither: dither ?? input.printer.dither ?? false };
-  if (language === 'zpl') return { format, bytes: input.bytes, raster: { ...common, paperSize }, encode: { language, copies: copies ?? 1 } };
+  const encode = { language, copies: copies ?? 1 };
+  if (LANGUAGES[language].pages?.geometry !== 'receipt') return { format, bytes: input.bytes, raster: { ...common, paperSize }, encode };
   // printers count whole dots per mm: 203 dpi heads are 8 dots/mm (576 dots on 72 mm), 300 dpi heads 12
   const widthDots = PRINTABLE_MM[input.printer.paperWidth ?? 80] * Math.round(dpi / 25.4);
-  return { format, bytes: input.bytes, raster: { ...common, widthDots }, encode: { language, copies: copies ?? 1 } };
+  return { format, bytes: input.bytes, raster: { ...common, widthDots }, encode };
 }

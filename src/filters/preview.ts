@@ -17,11 +17,12 @@ export interface Preview {
  * does not draw itself: ZPL or raw bytes (sent as they are) and printers that take documents (IPP).
  */
 export async function renderPreview(render: Render, input: FilterInput, page: number, signal: AbortSignal): Promise<Preview> {
-  if (input.language === 'document') throw new AppError('NO_PREVIEW', 'this printer renders documents itself: the device draws no preview for it');
+  const language = input.language;
+  if (language === 'document') throw new AppError('NO_PREVIEW', 'this printer renders documents itself: the device draws no preview for it');
   if (input.format !== 'pdf' && input.format !== 'png' && input.format !== 'jpeg') {
     throw new AppError('NO_PREVIEW', `${input.format === 'zpl' ? 'ZPL' : 'raw data'} goes to the printer as it is: the device draws no preview of it`);
   }
-  const job = renderJob(input, input.format satisfies RasterFormat, input.language);
+  const job = renderJob(input, input.format satisfies RasterFormat, language);
   const out = await render({ ...job, raster: { ...job.raster, pageRange: String(page) }, encode: { language: 'png', copies: 1 } }, signal);
   return { png: out.bytes, documentPages: out.documentPages, widthDots: out.widthDots, heightDots: out.heightDots };
 }

@@ -46,7 +46,7 @@ export interface HttpServerDeps {
   /** The front that takes the TCP ports (and ends TLS) before uWS: it judges heads and passes pipelined requests on one at a time. */
   front?: Http1Front;
   /** IPP of shared printers at `/ipp/print/<id>` and their icon at `/ipp/icon.png`, without the API key (printer-sharing.md); absent: 404. */
-  ipp?: { handle: IppEndpoint; icon: Buffer; gate: ConnectionGate; busy: IppBusy };
+  ipp?: { handle: IppEndpoint; icon: () => Buffer; gate: ConnectionGate; busy: IppBusy };
 }
 
 /**
@@ -226,7 +226,7 @@ export class HttpServer {
     app.post('/ipp/print/:id', (res, req) => this.handleIpp(ipp, res, req, secure));
     app.get('/ipp/icon.png', (res, req) => {
       const exchange = this.begin(res, req);
-      this.sendBytes(exchange, 200, ipp.icon, 'image/png', NO_HEADERS);
+      this.sendBytes(exchange, 200, ipp.icon(), 'image/png', NO_HEADERS);
     });
   }
 

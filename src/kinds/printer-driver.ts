@@ -34,8 +34,8 @@ export interface PrinterDriver {
   deliver(doc: PreparedDocument, signal: AbortSignal): Promise<DeliveryResult>;
   /** Live status for GET /printers, with what the printer said about itself when it says it (IPP). */
   status(): Promise<DriverStatus>;
-  /** True when a status probe may run while a job is being sent (its own channel: IPP requests, the USB control endpoint); false: it waits for the device. */
-  readonly statusBesideJobs?: boolean;
+  /** Status over a channel of its own that never touches the job's data path (USB control requests, IPP requests); the runtime reads it while a job holds the device instead of waiting. Absent: status waits for the device. */
+  controlStatus?(): Promise<DriverStatus>;
   /** Label formats the printer has accepted but not yet printed (ZPL `~HS`), or null when it cannot tell; absent for printers that never say. */
   unprintedFormats?(): Promise<number | null>;
   /** Sends a host status query (ZPL `~HS`, `~HQES`, `~HI`) and gathers the reply until `complete`; null when the printer stays silent. Absent for printers that have none. */

@@ -1,61 +1,63 @@
 // What a printer kind is (PAPPL's device schemes, zigbee-herdsman's adapters): one module per kind, listed in kinds/index.ts.
 import type { DiscoverySource } from '../discovery/source';
-import type { DocumentFormat } from '../filters/document-format';
-import type { PrinterLanguage } from '../filters/filters';
+import type { InterruptedJobRule, LanguageModule, LanguageName, TestDocument, TestPrintInfo, TransportName } from '../languages';
 import type { Logger } from '../log';
 import type { Connection, ContentKind, Dpi, PrinterRecord } from '../schemas/printer';
 import type { TransportTimeouts } from '../transports/transport';
-import type { InterfaceClaims } from '../usb/usb-claim';
+import type { UsbBackend } from '../usb/usb-backend';
 import type { PrinterDriver } from './printer-driver';
 
-/** What every kind may use: transport limits, mDNS permission, the logger, the USB bus's interface claims (null without libusb). */
+/** The device's hardware a kind may open when it starts. */
+export interface KindHardware {
+  /** Opens the USB bus, logging to `logger`; may throw when libusb cannot load. */
+  usb: (logger: Logger) => UsbBackend;
+}
+
+/** What every kind may use: transport limits, mDNS permission, the logger, the hardware, and where a part that cannot start is reported. */
 export interface KindDeps {
   timeouts: TransportTimeouts;
   /** mDNS browsing is allowed (off with --no-mdns). */
   mdns: boolean;
   logger: Logger;
-  usb: InterfaceClaims | null;
+  hardware: KindHardware;
+  /** Records what could not start (GET /status warnings); the daemon keeps serving. */
+  warn: (line: string) => void;
 }
 
-/** What a test print shows (seed 4.6). */
-export interface TestPrintInfo {
-  deviceId: string;
-  printerPath: string;
-  printedAt: Date;
+/** A kind started for the daemon's life: what it owns (a USB bus and its interface claims) until `stop`. */
+export interface KindSession {
+  /** The discovery sources this kind contributes. */
+  discovery: DiscoverySource[];
+  /** Opens the driver of `printer` speaking `language`; the printer runtime keeps it while the printer's record is unchanged. */
+  openDriver(printer: PrinterRecord, language: LanguageModule): PrinterDriver;
+  /** Gives back what the kind holds (USB printers go back to their kernel driver). */
+  stop(): Promise<void>;
 }
-
-/** A test print as an inline document. */
-export interface TestDocument {
-  title: string;
-  data: Buffer;
-  format: DocumentFormat;
-  /** The seed contentType the job record shows. */
-  contentType: string;
-}
-
-/** A sent job interrupted by a restart: sent again (a duplicate label beats a lost shipment) or failed (a printer that may have printed it). */
-export type InterruptedJobRule = 'resend' | 'fail';
 
 /** One kind of printer: how it is recognised, addressed, discovered, driven and tested. */
 export interface PrinterKind {
-  /** Short name for logs (`zpl-tcp`, `usb`...). */
+  /** Short name for logs (`tcp`, `usb`, `ipp`). */
   readonly name: string;
+  /** The transport it is, as languages name the transports they run on. */
+  readonly transport: TransportName;
   /** True when this kind drives a printer with this connection and content. */
   matches(printer: { connection: Connection; content: ContentKind }): boolean;
   /** True when a manual printer at `connection` (content not yet known) is this kind's to address and probe. */
   serves?(connection: Connection): boolean;
-  /** The path of a manual printer at `connection` (with its port filled in). */
+  /** The path of a printer at `connection` (its port defaulted when absent). */
   pathOf?(connection: Connection): string;
+  /** A manual printer's connection checked (host) and completed (default port); throws AppError INVALID_REQUEST. */
+  locate?(connection: Connection): Connection;
+  /** The printer path a URI form names (`tcp://…`, `ipp://…`) when it is one of this kind's schemes, else null. */
+  pathFromUri?(value: string): string | null;
   /** Decides `content` for a manual printer added without one. */
   probeContent?(connection: Connection, deps: KindDeps): Promise<ContentKind>;
-  /** The discovery sources this kind contributes (built once at start). */
-  discovery?(deps: KindDeps): DiscoverySource[];
   /** The resolution the printer itself reports, when it does (a USB 1284 model string). */
   reportedDpi?(printer: Pick<PrinterRecord, 'model'>): Dpi | undefined;
-  /** Opens the driver of `printer`; the printer runtime keeps it while the printer's record is unchanged. */
-  openDriver(printer: PrinterRecord, deps: KindDeps): PrinterDriver;
-  /** The language the printer consumes (picks the filter). */
-  language(printer: PrinterRecord): PrinterLanguage;
+  /** Starts the kind: what it opens and owns, its discovery, its drivers; once per daemon, stopped in reverse order. */
+  start(deps: KindDeps): KindSession;
+  /** The language of every printer of this kind (IPP: documents); absent: the printer's `content` decides. */
+  readonly language?: LanguageName;
   /** Builds the test print of `printer`. */
   testDocument(printer: PrinterRecord, info: TestPrintInfo, deps: KindDeps): Promise<TestDocument>;
   /** True when an absent printer at `path` is this kind's and may come back (a USB printer plugged in again). */
@@ -63,3 +65,5 @@ export interface PrinterKind {
   /** What recovery does with a job to `printer` whose sending a restart interrupted. */
   interruptedJobs(printer: PrinterRecord): InterruptedJobRule;
 }
+
+export type { InterruptedJobRule, TestDocument, TestPrintInfo } from '../languages';

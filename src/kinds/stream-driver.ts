@@ -11,20 +11,20 @@ export interface StreamDriverParts {
   status: () => Promise<LiveStatus>;
   /** Formats accepted but not yet printed (ZPL printers that answer `~HS`); absent where the printer cannot tell. */
   unprinted?: () => Promise<number | null>;
-  /** The status probe has a channel of its own beside the job's (USB control requests); default false. */
-  statusBesideJobs?: boolean;
+  /** Status over a channel of its own beside the job's data path (USB control requests); absent when there is none. */
+  controlStatus?: () => Promise<LiveStatus>;
   /** How long a host status query (raw-port `~HS` and the like) waits for the printer's reply, ms; absent: the printer takes none. */
   queryMs?: number;
 }
 
 /** Sends prepared bytes over a Transport. */
 export class StreamDriver implements PrinterDriver {
-  readonly statusBesideJobs: boolean;
+  readonly controlStatus?: () => Promise<LiveStatus>;
   readonly unprintedFormats?: () => Promise<number | null>;
   readonly hostQuery?: (command: Uint8Array, complete: (reply: Buffer) => boolean) => Promise<Buffer | null>;
 
   constructor(private readonly parts: StreamDriverParts) {
-    this.statusBesideJobs = parts.statusBesideJobs ?? false;
+    if (parts.controlStatus) this.controlStatus = parts.controlStatus;
     if (parts.unprinted) this.unprintedFormats = parts.unprinted;
     const queryMs = parts.queryMs;
     if (queryMs !== undefined) this.hostQuery = (command, complete) => parts.transport.query(command, complete, queryMs);

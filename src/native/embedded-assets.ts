@@ -1,11 +1,12 @@
-// Files carried inside the single executable (the natives, pdfium.wasm, their manifest): SEA assets where the
-// executable's Node has them (20.12 and later), else a payload appended to the executable (armv7's Node 20.11).
+// Files carried inside the single executable (the natives, pdfium.wasm, their manifest): a payload appended to the
+// executable, read with read(2) when needed. Not SEA assets: those lie in a segment mapped at exec, and read-ahead
+// made most of them resident (and counted in the daemon's RSS) although only the first start and first render read them.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 
 /** Named files inside this executable. */
 export interface EmbeddedAssets {
-  /** Which carrier holds them: Node's SEA assets or the payload appended to the executable. */
-  readonly carrier: 'sea' | 'appended';
+  /** Which carrier holds them: the payload appended to the executable. */
+  readonly carrier: 'appended';
   /** The bytes of asset `name`; throws when the executable has no such asset. */
   get(name: string): Uint8Array;
 }
@@ -29,20 +30,8 @@ let cached: EmbeddedAssets | null | undefined;
 
 /** The assets of the running executable, or null when it is a plain `node` running a script; looked up once. */
 export function embeddedAssets(): EmbeddedAssets | null {
-  if (cached === undefined) cached = seaAssets() ?? appendedAssets(process.execPath);
+  if (cached === undefined) cached = appendedAssets(process.execPath);
   return cached;
-}
-
-function seaAssets(): EmbeddedAssets | null {
-  let sea: typeof import('node:sea');
-  try {
-    sea = require('node:sea') as typeof import('node:sea');
-  } catch {
-    return null; // Node before 20.12 has no node:sea
-  }
-  if (!sea.isSea()) return null;
-  // getAsset copies: the raw asset is read-only memory of the executable, unsafe to hand to workers
-  return { carrier: 'sea', get: (name) => new Uint8Array(sea.getAsset(name)) };
 }
 
 /** Reads the payload index appended to `file`; null when the file carries none. */

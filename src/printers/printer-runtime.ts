@@ -10,7 +10,7 @@ import { isFinished, type JobRecord, type PrinterJobState } from '../schemas/job
 import type { PrintOptions } from '../schemas/print-options';
 import type { LiveStatus, PrinterRecord } from '../schemas/printer';
 import type { Readiness } from '../schemas/readiness';
-import { countFormats } from '../zpl/zpl-formats';
+import { countFormats } from '../languages/zpl/zpl-formats';
 import { Mutex } from '../util/mutex';
 import { PrintedTracker } from './printed-tracker';
 import { sleep } from '../util/sleep';
@@ -149,13 +149,13 @@ export class PrinterRuntime {
     return this.device.busy;
   }
 
-  /** Live status, probed through the device lock (or beside jobs for printers with a channel of their own). */
+  /** Live status, probed through the device lock; while a job holds it, over the printer's control channel when it has one. */
   async status(): Promise<LiveStatus> {
     const printer = this.deps.findPrinter(this.path);
     if (!printer) return { status: 'offline', statusReasons: [] };
     const driver = this.driverOf(printer);
-    const probe = () => driver.status();
-    const { details, ...live } = await (driver.statusBesideJobs ? probe() : this.device.run(probe));
+    const control = driver.controlStatus?.bind(driver);
+    const { details, ...live } = await (control && this.device.busy ? control() : this.device.run(() => driver.status()));
     if (details) this.deps.onDetails?.(this.path, details);
     return live;
   }

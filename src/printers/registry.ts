@@ -6,15 +6,16 @@ import { NOT_SHARED, type Connection, type ContentKind, type CreatePrinterBody, 
 import type { ManualPrinter } from '../schemas/settings';
 import { applyChange } from '../settings/apply-change';
 import type { SettingsStore } from '../settings/settings-store';
-import { DEFAULT_PORTS, pathFromUri, printerId } from '../kinds/printer-path';
-import { hostProblem } from './host-problem';
+import { printerId } from '../kinds/printer-path';
 
 /** Collaborators of the registry. */
 export interface RegistryDeps {
   settings: SettingsStore;
   sources: DiscoverySource[];
-  /** The path of a new manual printer (its kind's); throws INVALID_REQUEST when no kind serves the connection. */
-  pathOf: (connection: Connection) => string;
+  /** A new manual printer's connection checked and completed, and its path (its kind's); throws INVALID_REQUEST when wrong or no kind serves it. */
+  locate: (connection: Connection) => { connection: Connection; path: string };
+  /** The printer path a URI form names (its kind's), or null when the value is no URI. */
+  pathFromUri: (value: string) => string | null;
   /** Decides `content` for a new manual printer when the request leaves it out (its kind's probe). */
   probeContent: (connection: Connection) => Promise<ContentKind>;
   /** The resolution a printer reports itself (its kind's), when it does. */
@@ -71,7 +72,7 @@ export class PrinterRegistry {
 
   /** The printer at a path or URI form, or null. */
   find(pathOrUri: string): PrinterRecord | null {
-    const path = pathFromUri(pathOrUri) ?? pathOrUri;
+    const path = this.deps.pathFromUri(pathOrUri) ?? pathOrUri;
     return this.list().find((p) => p.path === path) ?? null;
   }
 
@@ -94,10 +95,7 @@ export class PrinterRegistry {
 
   /** Adds a manual printer (content probed when absent); throws PRINTER_EXISTS for a known path. */
   async add(body: CreatePrinterBody): Promise<PrinterRecord> {
-    const problem = hostProblem(body.connection.host);
-    if (problem) throw new AppError('INVALID_REQUEST', `connection.host ${problem}`);
-    const connection = { ...body.connection, port: body.connection.port ?? DEFAULT_PORTS[body.connection.protocol] };
-    const path = this.deps.pathOf(connection);
+    const { connection, path } = this.deps.locate(body.connection);
     if (this.deps.settings.value.printers.some((p) => p.path === path)) {
       throw new AppError('PRINTER_EXISTS', `A printer already exists at path: ${path}`);
     }

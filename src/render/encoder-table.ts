@@ -1,13 +1,11 @@
-// Printer language → encoder. A new language is one file in src/encoders, one EncodeSpec member and one line here.
-import { escposRasterEncoder } from '../encoders/escpos-raster';
-import type { PageEncoderFactory } from '../encoders/page-encoder';
+// Output → encoder: every page-drawing language of src/languages at the printer's resolution, and PNG for previews.
 import { monoPngEncoder } from '../encoders/mono-png';
-import { zplLabelEncoder } from '../encoders/zpl-label';
+import type { PageEncoderFactory } from '../encoders/page-encoder';
+import { LANGUAGES } from '../languages';
 import type { EncodeSpec } from './render-job';
 
-/** The encoder of each output a render can write (printer languages, and PNG for previews). */
-export const ENCODERS: Readonly<Record<EncodeSpec['language'], PageEncoderFactory>> = {
-  zpl: zplLabelEncoder,
-  escpos: escposRasterEncoder,
-  png: monoPngEncoder,
+/** The encoder of each output a render can write at `dpi` dots per inch; a language without pages has none. */
+export const ENCODERS: Readonly<Partial<Record<EncodeSpec['language'], (dpi: number) => PageEncoderFactory>>> = {
+  ...Object.fromEntries(Object.values(LANGUAGES).flatMap((language) => (language.pages ? [[language.name, language.pages.encoderFor]] : []))),
+  png: () => monoPngEncoder,
 };

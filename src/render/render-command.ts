@@ -2,11 +2,12 @@
 import { parseArgs } from 'node:util';
 import { toDeviceError, UsageError } from '../errors';
 import type { Orientation } from './label-geometry';
-import { parseMediaSize } from './media-size';
+import { parseMediaSize } from '../ipp/media-size';
+import { sniffFormat } from './format-magic';
 import { initPdfium } from './pdfium-init';
 import { createRasterisers } from './rasteriser-table';
 import { renderDocument, type LocalRenderJob } from './render-document';
-import type { RasterFormat } from './render-job';
+import type { EncodeSpec } from './render-job';
 import { checkCopies, resolveRaster } from './render-options';
 
 /** What the command touches: files, output streams, and the pdfium.wasm bytes. */
@@ -21,9 +22,13 @@ export interface RenderCommandIo {
 /** Usage text of the command. */
 export const RENDER_USAGE = `usage: printproxyd render INPUT.pdf|INPUT.png|INPUT.jpg [--size 4x6|100x150mm|na_index-4x6_4x6in] [--dpi 203]
        [--pages 1-3,5] [--orientation portrait|landscape|reverse-landscape|reverse-portrait]
-       [--fit] [--copies N] [--dither] [--receipt WIDTH_DOTS] [-o OUT]
-       (ZPL labels, or with --receipt an ESC/POS raster receipt that wide, e.g. 576 for 80 mm paper; stdout without -o)
+       [--fit] [--copies N] [--dither] [--receipt WIDTH_DOTS | --tspl] [-o OUT]
+       (ZPL labels, with --tspl TSPL labels, or with --receipt an ESC/POS raster receipt that wide, e.g. 576 for 80 mm paper;
+       stdout without -o)
 `;
+
+/** How the summary line names each output. */
+const LANGUAGE_TEXT: Record<EncodeSpec['language'], string> = { zpl: 'ZPL', escpos: 'ESC/POS', tspl: 'TSPL', png: 'PNG' };
 
 const ORIENTATIONS: readonly string[] = ['portrait', 'landscape', 'reverse-landscape', 'reverse-portrait'];
 
@@ -38,6 +43,7 @@ function parse(argv: string[]): Parsed {
       options: {
         size: { type: 'string' }, dpi: { type: 'string' }, output: { type: 'string', short: 'o' }, pages: { type: 'string' },
         orientation: { type: 'string' }, fit: { type: 'boolean' }, copies: { type: 'string' }, dither: { type: 'boolean' }, receipt: { type: 'string' },
+        tspl: { type: 'boolean' },
       },
     });
   } catch (err) {
@@ -58,7 +64,8 @@ function parse(argv: string[]): Parsed {
     fitToPage: v.fit, dither: v.dither, widthDots,
   };
   const copies = num('copies', v.copies) ?? 1;
-  const encode = widthDots === undefined ? { language: 'zpl' as const, copies } : { language: 'escpos' as const, copies };
+  if (v.tspl && widthDots !== undefined) throw new UsageError('--tspl and --receipt exclude each other');
+  const encode: EncodeSpec = { language: widthDots !== undefined ? 'escpos' : v.tspl ? 'tspl' : 'zpl', copies };
   return { input: positionals[0], out: v.output, job: { raster, encode } };
 }
 
@@ -71,24 +78,17 @@ function checkAsUsage(job: Parsed['job']): void {
   }
 }
 
-/** The document format from the file's first bytes: PNG and JPEG signatures, anything else is read as a PDF. */
-function sniffFormat(bytes: Uint8Array): RasterFormat {
-  if (bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47) return 'png';
-  if (bytes[0] === 0xff && bytes[1] === 0xd8) return 'jpeg';
-  return 'pdf';
-}
-
 /** Runs the command; returns the exit code: 0 done, 1 the document could not be read or rendered, 2 bad arguments. */
 export async function runRenderCommand(argv: string[], io: RenderCommandIo): Promise<number> {
   try {
     const { input, out, job } = parse(argv);
     checkAsUsage(job);
     const [bytes, wasm] = await Promise.all([io.readFile(input), io.loadWasm()]);
-    const report = renderDocument({ ...job, format: sniffFormat(bytes), bytes }, createRasterisers(await initPdfium(wasm)));
+    const report = renderDocument({ ...job, format: sniffFormat(bytes) ?? 'pdf', bytes }, createRasterisers(await initPdfium(wasm)));
     if (out) await io.writeFile(out, report.bytes);
     else io.stdout(report.bytes);
-    const what = job.encode.language === 'zpl' ? 'dot labels' : 'dot receipt pages';
-    const language = job.encode.language === 'zpl' ? 'ZPL' : 'ESC/POS';
+    const what = job.encode.language === 'escpos' ? 'dot receipt pages' : 'dot labels';
+    const language = LANGUAGE_TEXT[job.encode.language];
     io.stderr(`rendered ${report.pages} of ${report.documentPages} pages as ${report.widthDots}x${report.heightDots} ${what} at ${job.raster.dpi} dpi, ${report.bytes.length} bytes of ${language}${out ? ` to ${out}` : ''}\n`);
     return 0;
   } catch (err) {

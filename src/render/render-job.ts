@@ -1,4 +1,5 @@
 // What one render is asked to do and what it gives back: the contract between callers, the pool and its workers.
+import type { LanguageName } from '../languages/printer-language';
 
 /** Document formats the worker rasterises. */
 export type RasterFormat = 'pdf' | 'png' | 'jpeg' | 'pwg' | 'urf';
@@ -16,7 +17,9 @@ export interface RasterOptions {
   widthDots?: number;
 }
 /** What the bitmaps are encoded into: a printer language, or `png` (a picture of the page, for previews). */
-export type EncodeSpec = { language: 'zpl'; copies: number } | { language: 'escpos'; copies: number } | { language: 'png'; copies: number };
+export type EncodeSpec = { language: RenderedLanguage | 'png'; copies: number };
+/** The printer languages a render writes (every language but documents, which printers render themselves). */
+export type RenderedLanguage = Exclude<LanguageName, 'document'>;
 /** One render: a document, how to rasterise it, how to encode it. */
 export interface RenderJob { format: RasterFormat; bytes: Uint8Array; raster: RasterOptions; encode: EncodeSpec }
 /** What a render produced: the encoded bytes, pages rendered, pages the document has, and the size of the first page in dots. */

@@ -19,8 +19,8 @@ export const ConnectionSchema = Type.Object(
 /** A printer connection. */
 export type Connection = Static<typeof ConnectionSchema>;
 
-/** What a printer consumes: raw bytes, PDF through its pipeline, or ZPL. */
-export const ContentKindSchema = Type.Union([Type.Literal('raw'), Type.Literal('pdf'), Type.Literal('zpl')]);
+/** What a printer consumes: raw bytes (ESC/POS), PDF through its pipeline, ZPL, or TSPL. */
+export const ContentKindSchema = Type.Union([Type.Literal('raw'), Type.Literal('pdf'), Type.Literal('zpl'), Type.Literal('tspl')]);
 /** A printer content kind. */
 export type ContentKind = Static<typeof ContentKindSchema>;
 

@@ -1,6 +1,9 @@
 // ZPL host status queries inside a raw-port stream (`~HS`, `~HQES`, `~HI`): found as bytes arrive, answered from the
 // real printer, and taken out of the job's bytes.
-import { isHostQueryComplete, isHostStatusComplete } from '../zpl/zpl-status';
+import { isHostQueryComplete, isHostStatusComplete } from '../languages/zpl/zpl-status';
+
+/** What a raw port does with host queries: answers them from the printer and takes them out, takes them out, or keeps them. */
+export type HostQueryRule = 'answer' | 'remove' | 'keep';
 
 /** A host query found in the stream: the command to forward and when the printer's reply is whole. */
 export interface HostQuery {

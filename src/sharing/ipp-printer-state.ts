@@ -1,7 +1,7 @@
 // A shared printer's IPP printer-state and reasons, from its live status and its runtime's hold; with when they last changed.
 import type { LiveStatus } from '../schemas/printer';
 import type { Readiness } from '../schemas/readiness';
-import { statusReasonsFromReadiness } from '../zpl/zpl-readiness';
+import { statusReasonsFromReadiness } from '../languages/readiness';
 import { PRINTER_STATE } from '../ipp/ipp-constants';
 import type { IppPrinterState } from './printer-attributes';
 

@@ -1,6 +1,7 @@
 // The printer attributes of a shared printer (RFC 8011, PWG 5100.12/5100.14 IPP Everywhere), from its record and live state.
 import { createHash } from 'node:crypto';
 import type { PrinterLanguage } from '../filters/filters';
+import { LANGUAGES } from '../languages';
 import type { IppAttribute } from '../ipp/ipp-wire';
 import type { PrinterRecord } from '../schemas/printer';
 import { DPI_UNITS, IPP_OP } from '../ipp/ipp-constants';
@@ -50,8 +51,7 @@ export function printerUuid(deviceId: string, printerId: string): string {
 
 /** make-and-model of a shared printer: its model, or what kind of printer it is. */
 export function makeAndModel(printer: PrinterRecord, language: PrinterLanguage): string {
-  const kind = language === 'zpl' ? 'ZPL label printer' : language === 'escpos' ? 'ESC/POS receipt printer' : 'IPP printer';
-  return (printer.model ?? `Generic ${kind}`).slice(0, 127);
+  return (printer.model ?? `Generic ${LANGUAGES[language].ipp.modelText}`).slice(0, 127);
 }
 
 /** Every printer attribute of a shared printer, in a stable order. */
@@ -74,7 +74,7 @@ function descriptionAttributes(f: PrinterFacts): IppAttribute[] {
     uri('printer-more-info', `${f.webUrl}/`),
     uri('printer-supply-info-uri', `${f.webUrl}/`),
     uri('printer-icons', `${f.webUrl}/ipp/icon.png`),
-    text('printer-device-id', `MFG:${model.split(' ')[0] || 'Generic'};MDL:${model.replace(/[;:]/g, ' ')};CMD:${f.language === 'zpl' ? 'ZPL' : f.language === 'escpos' ? 'ESCPOS' : 'PDF'},PDF,PWGRaster,URF;`),
+    text('printer-device-id', `MFG:${model.split(' ')[0] || 'Generic'};MDL:${model.replace(/[;:]/g, ' ')};CMD:${LANGUAGES[f.language].ipp.commandSet},PDF,PWGRaster,URF;`),
     uri('printer-uuid', printerUuid(f.deviceId, printer.id)),
     outOfBand('printer-geo-location', TAG.unknown),
     text('printer-organization', ''),
@@ -125,7 +125,7 @@ function stateAttributes(f: PrinterFacts): IppAttribute[] {
     boolean('printer-is-accepting-jobs', true),
     integer('queued-job-count', f.queuedJobs),
     octets('printer-supply', Buffer.from(`index=1;class=supplyThatIsConsumed;type=other;unit=percent;maxcapacity=100;level=${supply};colorantname=unknown;`)),
-    text('printer-supply-description', f.language === 'zpl' ? 'Labels' : 'Paper'),
+    text('printer-supply-description', LANGUAGES[f.language].ipp.supplyDescription),
   ];
 }
 
@@ -162,8 +162,7 @@ function templateAttributes(f: PrinterFacts): IppAttribute[] {
 
 function mediaAttributes(f: PrinterFacts): IppAttribute[] {
   const media = mediaOf(f.printer, f.language);
-  const source = f.language === 'document' ? 'auto' : 'main-roll';
-  const type = f.language === 'zpl' ? 'labels' : f.language === 'escpos' ? 'continuous' : 'stationery';
+  const { mediaSource: source, mediaType: type } = LANGUAGES[f.language].ipp;
   const col = (m: Medium) => mediaCol(m, source, type);
   return [
     keyword('media-default', media[0].name),

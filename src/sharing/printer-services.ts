@@ -2,6 +2,7 @@
 // _universal and _print subtypes and their TXT keys, and _printer._tcp on port 0 ("no LPD").
 import type { AdvertisedService } from '../discovery/mdns-advertiser';
 import type { PrinterLanguage } from '../filters/filters';
+import { LANGUAGES } from '../languages';
 import type { PrinterRecord } from '../schemas/printer';
 import { makeAndModel, printerUuid } from './printer-attributes';
 import { formatsOf } from './share-formats';
@@ -16,8 +17,6 @@ export interface SharingPorts {
   /** The device's host name (`printproxy-<id>.local`) for adminurl. */
   hostName: string;
 }
-
-const KIND: Record<PrinterLanguage, string> = { zpl: 'label', escpos: 'receipt,roll', document: 'document' };
 
 /** The services advertising every printer shared over IPP. */
 export function printerServices(printers: readonly PrinterRecord[], languageOf: (p: PrinterRecord) => PrinterLanguage, ports: SharingPorts): AdvertisedService[] {
@@ -41,7 +40,7 @@ function servicesOf(printer: PrinterRecord, language: PrinterLanguage, ports: Sh
     note: '',
     Color: 'F',
     Duplex: 'F',
-    kind: KIND[language],
+    kind: LANGUAGES[language].ipp.dnsSdKind,
     printer_type: '0x1046',
   };
   const subtypes = ['_universal', '_print'];

@@ -2,7 +2,7 @@
 import type net from 'node:net';
 import type { Logger } from '../log';
 import { LARGE_BODY_BYTES, type MemoryBudget } from '../util/memory-budget';
-import { HostQueryScanner, withoutHostQueries, type HostQuery } from './host-queries';
+import { HostQueryScanner, withoutHostQueries, type HostQuery, type HostQueryRule } from './host-queries';
 
 /** A complete job's hold on its connection while the job waits for room in the spooler. */
 export interface WaitingConnection {
@@ -14,10 +14,10 @@ export interface WaitingConnection {
 
 /** What a connection needs of its port. */
 export interface RawConnectionDeps {
-  /** Submits the connection's bytes as one job (host queries already taken out), waiting for room in the spooler. */
+  /** Submits the connection's bytes as one job (host queries taken out unless kept), waiting for room in the spooler. */
   submit: (data: Buffer, from: string, connection: WaitingConnection) => Promise<void>;
-  /** Whether host queries are answered from the printer (ZPL printers). */
-  answersQueries: () => boolean;
+  /** ZPL host queries in the stream: answered from the printer and taken out (ZPL printers), taken out, or kept (a language whose text they may be). */
+  hostQueries: () => HostQueryRule;
   /** The printer's reply to a host query, or null when it stays silent. */
   ask: (query: HostQuery) => Promise<Buffer | null>;
   /** Most bytes one connection may send; beyond it the connection is closed and nothing printed. */
@@ -52,6 +52,7 @@ export class RawConnection {
   /** Most bytes held at once (a dropped connection's count goes back to 0). */
   private peak = 0;
   private answered = Promise.resolve();
+  private readonly keepsQueries: boolean;
   private finishing = false;
   /** The job's bytes are all in: later bytes are not taken. */
   private complete = false;
@@ -63,7 +64,9 @@ export class RawConnection {
     readonly from: string,
     private readonly deps: RawConnectionDeps,
   ) {
-    const scanner = deps.answersQueries() ? new HostQueryScanner() : null;
+    const rule = deps.hostQueries();
+    this.keepsQueries = rule === 'keep';
+    const scanner = rule === 'answer' ? new HostQueryScanner() : null;
     socket.setTimeout(deps.idleMs, () => this.finish());
     socket.on('data', (chunk: Buffer) => {
       if (this.complete) return this.reset();
@@ -178,7 +181,8 @@ export class RawConnection {
   /** Submits the bytes (unless dropped or only host queries); resolves once the job is stored, rejects when it is not. */
   private async print(): Promise<void> {
     if (this.dropped) return;
-    const data = withoutHostQueries(Buffer.concat(this.chunks));
+    const whole = Buffer.concat(this.chunks);
+    const data = this.keepsQueries ? whole : withoutHostQueries(whole);
     this.chunks.length = 0;
     if (blank(data)) return;
     const reclaim = () => !this.closed && (this.reset(), true);

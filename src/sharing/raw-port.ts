@@ -3,15 +3,15 @@ import net from 'node:net';
 import type { Logger } from '../log';
 import type { ConnectionGate, GateExit } from '../util/connection-gate';
 import type { MemoryBudget } from '../util/memory-budget';
-import type { HostQuery } from './host-queries';
+import type { HostQuery, HostQueryRule } from './host-queries';
 import { RawConnection, type RawConnectionDeps } from './raw-connection';
 
 /** What a raw port does with a connection's bytes and its host queries. */
 export interface RawPortDeps {
-  /** Submits a connection's bytes as one job (host queries already taken out), waiting for room in the spooler; `from` is the client's address. */
+  /** Submits a connection's bytes as one job (host queries taken out unless kept), waiting for room in the spooler; `from` is the client's address. */
   submit: RawConnectionDeps['submit'];
-  /** Whether host queries are answered from the printer (ZPL printers). */
-  answersQueries: () => boolean;
+  /** ZPL host queries in a connection's stream: answered from the printer and taken out, taken out, or kept. */
+  hostQueries: () => HostQueryRule;
   /** The printer's reply to a host query, or null when it stays silent. */
   ask: (query: HostQuery) => Promise<Buffer | null>;
   /** Most bytes one connection may send; beyond it the connection is closed and nothing printed. */
@@ -84,7 +84,7 @@ export class RawPort {
     this.refusing = false;
     const connection = new RawConnection(socket, from, {
       submit: this.deps.submit,
-      answersQueries: this.deps.answersQueries,
+      hostQueries: this.deps.hostQueries,
       ask: this.deps.ask,
       maxBytes: this.deps.maxBytes,
       budget: this.deps.budget,

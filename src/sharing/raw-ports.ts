@@ -1,6 +1,7 @@
 // The raw ports of every shared printer: opened, moved and closed as printers' `share.rawPort` settings change.
 import { AppError } from '../errors';
 import type { PrinterLanguage } from '../filters/filters';
+import { LANGUAGES } from '../languages';
 import type { Logger } from '../log';
 import type { PrinterRecord } from '../schemas/printer';
 import { ConnectionGate, type GateLimits } from '../util/connection-gate';
@@ -98,9 +99,9 @@ export class RawPorts {
           },
           reclaim: connection.reclaim,
         }),
-      answersQueries: () => {
+      hostQueries: () => {
         const current = printer();
-        return current !== null && this.deps.languageOf(current) === 'zpl';
+        return current === null ? 'remove' : LANGUAGES[this.deps.languageOf(current)].rawPortHostQueries;
       },
       ask: (query) => this.deps.ask(path, query),
       maxBytes: this.deps.maxBytes,

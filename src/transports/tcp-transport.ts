@@ -2,7 +2,7 @@
 import net from 'node:net';
 import { DeviceError } from '../errors';
 import { pieces } from './pieces';
-import type { SendResult, Transport } from './transport';
+import type { SendResult, Transport, TransportTimeouts } from './transport';
 
 /** Where and how patiently to talk to the printer; times in ms. `connect` is injectable (defaults to net.connect). */
 export interface TcpTransportOptions {
@@ -182,4 +182,9 @@ export class TcpTransport implements Transport {
         return new DeviceError('IO', `${this.describe}: ${err.code ?? err.message}${progress}`, sent);
     }
   }
+}
+
+/** A TCP transport to `host:port` with the configured limits; the close wait equals the idle limit. */
+export function tcpTransportWith(host: string, port: number, timeouts: TransportTimeouts): Transport {
+  return new TcpTransport({ host, port, connectTimeoutMs: timeouts.connectMs, idleTimeoutMs: timeouts.idleMs, closeWaitMs: timeouts.idleMs });
 }

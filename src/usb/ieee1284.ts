@@ -45,13 +45,15 @@ const RECEIPT_LANGUAGES = /^(ESC\/POS|ESCPOS|ESC-POS|STAR\w*)$/;
 const PAGE_LANGUAGES = /^(PCL|PCLXL|PCL\d|PXL|POSTSCRIPT|PS|BR-SCRIPT|PJL|URF|PWG|PWGRASTER|PWG-RASTER|APPLE-RASTER|ESC\/P|ESC\/P-?R|ESCPR\d*|ESCPL2|ESC\/P2|BJ|BJL|BJRASTER\d*|IVEC|UFR\w*|CAPT|GDI|HBP|LIDIL|PCL3GUI|SPL\w*|XPS|OPENXPS)$/;
 
 /**
- * What a printer takes, by its 1284 command set: ZPL → zpl; PDF → pdf (passed through as a document, as on a raw 9100
+ * What a printer takes, by its 1284 command set: ZPL → zpl (first: a printer listing ZPL and TSPL gets ZPL, the language
+ * with pre-flight recovery and unprinted-label counts); TSPL or TSPL2 → tspl; PDF → pdf (passed through as a document, as on a raw 9100
  * socket); a page printer's language without PDF (PCL, PostScript, raster, inkjet, ESC/P) → null: not a receipt printer and
  * nothing this daemon can print on, so not offered; anything else (ESC/POS, STAR, or no CMD) → raw (a receipt printer).
  */
 export function contentOf(id: DeviceId): ContentKind | null {
   const commands = (id.CMD ?? '').toUpperCase().split(/[,\s]+/).filter(Boolean);
   if (commands.some((c) => c.startsWith('ZPL'))) return 'zpl';
+  if (commands.some((c) => /^TSPL\d*$/.test(c))) return 'tspl';
   if (commands.some((c) => c === 'PDF' || c === 'APPLICATION/PDF')) return 'pdf';
   if (commands.some((c) => RECEIPT_LANGUAGES.test(c))) return 'raw';
   if (commands.some((c) => PAGE_LANGUAGES.test(c))) return null;

@@ -1,7 +1,7 @@
 // A fixed sequence of settings, printer and spool writes, run by the SIGKILL test's child and, without a kill, by the test itself.
 import { join } from 'node:path';
 import { silentLogger } from '../../src/log';
-import { networkPath } from '../../src/kinds/printer-path';
+import { locateManual, pathFromUri } from '../../src/kinds';
 import { PrinterRegistry } from '../../src/printers/registry';
 import { SettingsStore } from '../../src/settings/settings-store';
 import { DiskSpool, type SpoolEntry } from '../../src/spooler/disk-spool';
@@ -26,7 +26,7 @@ export interface ScenarioStep {
 /** The store and the steps writing into `dataDir` (its settings.json must be the template). */
 export function writeScenario(dataDir: string): { store: SettingsStore; steps: ScenarioStep[] } {
   const store = new SettingsStore({ dataDir, logger: silentLogger });
-  const registry = new PrinterRegistry({ settings: store, sources: [], pathOf: networkPath, probeContent: () => Promise.resolve('zpl'), reportedDpi: () => undefined, logger: silentLogger });
+  const registry = new PrinterRegistry({ settings: store, sources: [], locate: locateManual, pathFromUri, probeContent: () => Promise.resolve('zpl'), reportedDpi: () => undefined, logger: silentLogger });
   const spool = new DiskSpool(join(dataDir, 'spool'));
   const tcp = (port: number) => ({ type: 'network' as const, host: '127.0.0.1', port, protocol: 'tcp' as const });
   const put = (jobId: string, seq: number) => ({ name: `put ${jobId}`, spool: { op: 'put' as const, jobId }, run: () => spool.put(spoolEntry(jobId, seq), JOB_BYTES[jobId]) });

@@ -23,7 +23,7 @@ export interface HarnessOptions {
 }
 
 /** A spooler, its job store and its event bus. */
-export function spoolerHarness(options: HarnessOptions): { spooler: Spooler; store: JobStore; bus: EventBus } {
+export function spoolerHarness(options: HarnessOptions): { spooler: Spooler; store: JobStore; bus: EventBus; runtimes: PrinterRuntimes } {
   const now = options.now ?? Date.now;
   const bus = new EventBus(silentLogger);
   const runtimes = new PrinterRuntimes({
@@ -50,5 +50,5 @@ export function spoolerHarness(options: HarnessOptions): { spooler: Spooler; sto
     maxUnfinished: options.maxUnfinished ?? 1000,
     now,
   });
-  return { spooler, store, bus };
+  return { spooler, store, bus, runtimes };
 }

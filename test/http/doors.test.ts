@@ -31,7 +31,7 @@ const doors: Array<{ name: string; port: number; tls: boolean; path: string; bod
 before(async () => {
   server = await startHttpServer({
     routes,
-    ipp: { handle: () => new Promise((resolve) => setImmediate(() => resolve(Buffer.from('ipp-answer')))), icon: Buffer.from('png'), gate: new ConnectionGate({ total: 64, perAddress: 16 }), busy: busyAnswer },
+    ipp: { handle: () => new Promise((resolve) => setImmediate(() => resolve(Buffer.from('ipp-answer')))), icon: () => Buffer.from('png'), gate: new ConnectionGate({ total: 64, perAddress: 16 }), busy: busyAnswer },
   });
   const tls = await ensureTlsPair(tempDir('doors-tls'), 'localhost');
   const api = { path: '/api/v1/print', body: '{}', type: 'application/json' };

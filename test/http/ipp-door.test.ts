@@ -19,7 +19,7 @@ before(async () => {
         calls.push(printerId);
         return Promise.resolve(IPP_ANSWER);
       },
-      icon: Buffer.from('png'),
+      icon: () => Buffer.from('png'),
       gate: new ConnectionGate({ total: 64, perAddress: 16 }),
       busy: busyAnswer,
     },

@@ -8,7 +8,7 @@ import { IppEverywherePrinter, withHeldPrinter } from '../fixtures/ipp-everywher
 import { IPP_OP as OP } from '../../src/ipp/ipp-constants';
 import { IppSession } from '../../src/ipp/ipp-session';
 import { TAG } from '../../src/ipp/ipp-wire';
-import { buildTestPagePdf } from '../../src/kinds/ipp/test-page-pdf';
+import { buildTestPagePdf } from '../../src/languages/document/test-page-pdf';
 import { valueWithin } from '../helpers/until';
 
 let d: DaemonHandle;

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { silentLogger } from '../../src/log';
 import { IppDriver } from '../../src/kinds/ipp/ipp-driver';
 import type { PreparedDocument } from '../../src/kinds/printer-driver';
-import { buildTestPagePdf } from '../../src/kinds/ipp/test-page-pdf';
+import { buildTestPagePdf } from '../../src/languages/document/test-page-pdf';
 import { until } from '../helpers/until';
 import { HOLD_UNTIL_RELEASED, IppEverywherePrinter, withHeldPrinter } from '../fixtures/ipp-everywhere';
 

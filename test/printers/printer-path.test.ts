@@ -1,7 +1,15 @@
 // Paths, URI forms and ids of printers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { networkPath, pathFromUri, printerId } from '../../src/kinds/printer-path';
+import { kindServing, pathFromUri } from '../../src/kinds';
+import type { Connection } from '../../src/schemas/printer';
+import { printerId } from '../../src/kinds/printer-path';
+
+/** The path of a network printer (raw TCP when no protocol is given), by the kind serving its protocol. */
+function networkPath(connection: Omit<Connection, 'type'>): string {
+  const network: Connection = { protocol: 'tcp', ...connection, type: 'network' };
+  return kindServing(network)!.pathOf!(network);
+}
 
 test('network paths follow the seed forms', () => {
   assert.equal(networkPath({ host: '10.0.0.5', port: 9100, protocol: 'tcp' }), 'tcp_10-0-0-5_9100');

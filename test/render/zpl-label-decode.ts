@@ -1,7 +1,7 @@
 // Test helper: reads the labels our renderer writes (^XA ^PW ^LL ^GFA Z64 ^PQ ^XZ) back into bitmaps.
 import { inflateSync } from 'node:zlib';
 import type { MonoBitmap } from '../../src/encoders/mono-bitmap';
-import { crcHex, zplCrc16 } from '../../src/encoders/zpl-graphic-field';
+import { crcHex, zplCrc16 } from '../../src/languages/zpl/zpl-graphic-field';
 
 /** One decoded label: ^PW and ^LL in dots, ^PQ count, and the graphic. */
 export interface DecodedLabel {

@@ -67,3 +67,10 @@ test('settings put: renderWorkers is an integer 1..16 or null; a stored file wit
   assert.equal(messageFor(stored, { ...file, renderWorkers: 4, printers: [{ path: 'tcp_h_9100', connection: { type: 'network' }, content: 'zpl', tags: [], dpi: 300, dither: true }] }), 'valid');
   assert.equal(messageFor(stored, { ...file, renderWorkers: null }), 'renderWorkers must be an integer >= 1 and <= 16', 'null is never stored');
 });
+
+test('a validator compiles its schema at its first use, not when made (start-up compiles none)', () => {
+  // TypeCompiler refuses a schema of unknown kind: made without throwing means nothing was compiled yet
+  const unknownKind = { [Symbol.for('TypeBox.Kind')]: 'NoSuchKind' } as unknown as typeof PrintBodySchema;
+  const lazy = compileValidator(unknownKind);
+  assert.throws(() => lazy({}), /NoSuchKind|Unknown/i);
+});

@@ -5,7 +5,7 @@ import { AppError } from '../../src/errors';
 import { shareRoutes } from '../../src/http/routes/shares';
 import type { ApiRequest } from '../../src/http/route';
 import { silentLogger } from '../../src/log';
-import { networkPath } from '../../src/kinds/printer-path';
+import { locateManual, pathFromUri } from '../../src/kinds';
 import { PrinterRegistry } from '../../src/printers/registry';
 import { SettingsStore } from '../../src/settings/settings-store';
 import { tempDir } from '../helpers/temp-dir';
@@ -15,7 +15,7 @@ const codeOf = (result: PromiseSettledResult<unknown>) => (result.status === 'fu
 test('two POST /printers for one path while the content probe runs: one is added, the other is PRINTER_EXISTS', async () => {
   const store = new SettingsStore({ dataDir: tempDir('concurrent'), logger: silentLogger });
   const probe = () => new Promise<'zpl'>((resolve) => setImmediate(() => resolve('zpl')));
-  const registry = new PrinterRegistry({ settings: store, sources: [], pathOf: networkPath, probeContent: probe, reportedDpi: () => undefined, logger: silentLogger });
+  const registry = new PrinterRegistry({ settings: store, sources: [], locate: locateManual, pathFromUri, probeContent: probe, reportedDpi: () => undefined, logger: silentLogger });
   const body = { connection: { type: 'network' as const, host: '127.0.0.1', port: 9100, protocol: 'tcp' as const } };
   const results = await Promise.allSettled([registry.add(body), registry.add(body)]);
   assert.deepEqual(results.map(codeOf).sort(), ['PRINTER_EXISTS', 'ok']);

@@ -57,7 +57,7 @@ async function startPort(options: PortOptions = {}): Promise<Port> {
         },
         reclaim: connection.reclaim,
       }),
-    answersQueries: () => false,
+    hostQueries: () => 'remove',
     ask: async () => null,
     maxBytes: () => 64 * 1024 * 1024,
     budget,

@@ -19,6 +19,20 @@ export function zebraSpec(overrides: Partial<GadgetSpec> = {}): GadgetSpec {
   };
 }
 
+/** A TSC TE200 TSPL label printer as a gadget (answers `<ESC>!?`); override any field. */
+export function tsplSpec(overrides: Partial<GadgetSpec> = {}): GadgetSpec {
+  return {
+    name: 'tspl',
+    vendorId: 0x1203,
+    productId: 0x0230,
+    serialNumber: 'TSC211111',
+    manufacturer: 'TSC',
+    product: 'TE200',
+    pnpString: 'MFG:TSC;CMD:TSPL2;MDL:TE200;CLS:PRINTER;',
+    ...overrides,
+  };
+}
+
 /** A printer gadget running in its own process. */
 export class GadgetPrinter {
   private nextId = 1;

@@ -47,6 +47,11 @@ function hostStatusReply(): string {
   );
 }
 
+/** The byte a TSPL printer answers to `<ESC>!?`: head open 0x01, paper out 0x04, paused 0x10 (TSPL/TSPL2 manual). */
+function tsplStatus(): number {
+  return (state.headOpen ? 0x01 : 0) | (state.paperOut ? 0x04 : 0) | (state.paused ? 0x10 : 0);
+}
+
 /** The byte an Epson TM answers to DLE EOT n (ESC/POS real-time status; bits 1 and 4 always on). */
 function realtimeStatus(n: number): number {
   const offline = state.paperOut || state.headOpen || state.paused;
@@ -118,7 +123,7 @@ async function openWhenConfigured(gadget: ConfigfsPrinterGadget): Promise<number
  * OUT requests only when read or polled, so a reader asleep across an unbind and bind waits forever (holding the
  * device's I/O mutex). The file is closed before an unbind and opened again after the bind.
  */
-async function readLoop(gadget: ConfigfsPrinterGadget): Promise<void> {
+async function readLoop(gadget: ConfigfsPrinterGadget, speaksTspl: boolean): Promise<void> {
   const buffer = Buffer.alloc(64 * 1024);
   while (!stopping) {
     if (state.silent || !gadget.bound) {
@@ -141,6 +146,8 @@ async function readLoop(gadget: ConfigfsPrinterGadget): Promise<void> {
     tail = text.slice(-2);
     if (text.includes('~HS')) await writeAll(Buffer.from(hostStatusReply(), 'latin1'));
     for (const m of text.matchAll(/\x10\x04([\x01-\x04])/g)) await writeAll(Buffer.from([realtimeStatus(m[1]!.charCodeAt(0))]));
+    // only a TSPL printer answers <ESC>!?: to an ESC/POS printer ESC ! is a print mode
+    if (speaksTspl) for (const _ of text.matchAll(/\x1b!\?/g)) await writeAll(Buffer.from([tsplStatus()]));
   }
 }
 
@@ -200,7 +207,7 @@ function main(): void {
     gadget.remove();
   });
   process.send!({ ready: gadget.devicePath });
-  void readLoop(gadget);
+  void readLoop(gadget, /CMD:[^;]*TSPL/i.test(spec.pnpString));
 }
 
 main();

@@ -114,7 +114,8 @@ test('a Zebra that answers ~HS on bulk IN is asked (the unidirectional quirk gav
   const zebra = bus.add({ vendorId: 0x0a5f, productId: 0x0166, serialNumber: 'Z5', hasInEndpoint: true });
   zebra.inQueue.push(Buffer.from('\x02030,0,1,1218,000,0,0,0,000,0,0,0\x03\r\n\x02001,0,0,0,1,2,6,0,00000000,1,000\x03\r\n\x021234,0\x03\r\n', 'latin1'));
   const transport = transportFor(bus, zebra);
-  const { zplUsbPreflight } = await import('../../src/kinds/usb/usb-bulk-status');
+  const { zplPreflightOver } = await import('../../src/languages/zpl/zpl-probe');
+  const zplUsbPreflight = (t: typeof transport, ms: number) => zplPreflightOver(t, ms, false);
   const paused = await zplUsbPreflight(transport, 100);
   assert.equal(paused.kind, 'not-ready');
   assert.deepEqual(paused.kind === 'not-ready' && paused.readiness.errors, ['Printer is paused (may need calibration — press the feed button)']);

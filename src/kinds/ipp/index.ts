@@ -1,28 +1,32 @@
 // IPP office printers (ipp, ipps): Print-Job with options, live job state, mDNS discovery, a PDF (or JPEG) test page.
 import { readPdfiumWasm } from '../../render/render-assets';
 import type { Connection } from '../../schemas/printer';
-import { networkPath } from '../printer-path';
 import type { PrinterKind } from '../printer-kind';
-import { probeZplContent } from '../zpl-tcp/zpl-tcp';
+import { probeZplContent } from '../../languages/zpl/zpl-probe';
+import { tcpTransportWith } from '../../transports/tcp-transport';
 import { ippProbe, IppDriver } from './ipp-driver';
-import { ippUri } from './ipp-uri';
+import { ippPath, ippPathFromUri, ippUri, locateIpp } from './ipp-uri';
 import { MdnsDiscovery } from './mdns-discovery';
-import { buildTestPagePdf } from './test-page-pdf';
+import { buildTestPagePdf } from '../../languages/document/test-page-pdf';
 
 const isIpp = (connection: Connection) => connection.type === 'network' && connection.protocol !== 'tcp';
 
 /** IPP and IPPS printers; the mDNS browser also finds raw-socket (`_pdl-datastream`) printers, whose content it probes. */
 export const ippKind: PrinterKind = {
   name: 'ipp',
+  transport: 'ipp',
   matches: (printer) => isIpp(printer.connection),
   serves: isIpp,
-  pathOf: networkPath,
+  pathOf: ippPath,
+  locate: locateIpp,
+  pathFromUri: ippPathFromUri,
   probeContent: () => Promise.resolve('pdf'),
-  discovery: (deps) =>
-    deps.mdns ? [new MdnsDiscovery({ scanMs: 1500, rescanMs: 300_000, probeRaw: (host, port) => probeZplContent(host, port, deps.timeouts), logger: deps.logger })] : [],
-  openDriver: (printer, deps) =>
-    new IppDriver({ uri: ippUri(printer.connection), timeoutMs: 10_000, statusTimeoutMs: 900, busyRetryMs: 500, busyWaitMs: 120_000, logger: deps.logger }),
-  language: () => 'document',
+  start: (deps) => ({
+    discovery: deps.mdns ? [new MdnsDiscovery({ scanMs: 1500, rescanMs: 300_000, probeRaw: (host, port) => probeZplContent(tcpTransportWith(host, port, deps.timeouts), deps.timeouts.queryMs), logger: deps.logger })] : [],
+    openDriver: (printer) => new IppDriver({ uri: ippUri(printer.connection), timeoutMs: 10_000, statusTimeoutMs: 900, busyRetryMs: 500, busyWaitMs: 120_000, logger: deps.logger }),
+    stop: async () => undefined,
+  }),
+  language: 'document',
   async testDocument(printer, info) {
     const formats = printer.supportedFormats ?? (await ippProbe(ippUri(printer.connection), 2000).catch(() => null))?.supportedFormats ?? [];
     if (!formats.includes('application/pdf') && formats.includes('image/jpeg')) {

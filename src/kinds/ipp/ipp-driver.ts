@@ -44,8 +44,6 @@ export async function ippProbe(uri: string, timeoutMs: number): Promise<{ live: 
 
 /** An IPP printer behind the PrinterDriver interface. */
 export class IppDriver implements PrinterDriver {
-  /** IPP printers answer status requests while they take a job. */
-  readonly statusBesideJobs = true;
   private readonly session: IppSession;
   private readonly probing: IppSession;
   /** Print-Job only: retries server-error-busy every busyRetryMs for up to busyWaitMs. */
@@ -77,6 +75,11 @@ export class IppDriver implements PrinterDriver {
     if (state?.state === 'failed') throw new DeviceError('IO', state.error ?? `ipp ${this.options.uri}: job ${jobId} failed`, doc.bytes.length);
     this.cancelOnAbort(jobId, signal);
     return { bytes: doc.bytes.length, printerJobId: String(jobId), pending: state?.state !== 'completed' };
+  }
+
+  /** IPP printers answer status requests while they take a job: the same request as status(), beside the job. */
+  controlStatus(): Promise<DriverStatus> {
+    return this.status();
   }
 
   /** printer-state and printer-state-reasons with the printer's capabilities and formats; offline when it does not answer. */

@@ -2,7 +2,8 @@
 import multicastDns from 'multicast-dns';
 import type { Logger } from '../../log';
 import type { ContentKind, DiscoveredPrinter } from '../../schemas/printer';
-import { networkPath } from '../printer-path';
+import { rawSocketPath } from '../printer-path';
+import { ippPath } from './ipp-uri';
 import type { DiscoveryEvent, DiscoverySource } from '../../discovery/source';
 import { Presence } from '../../discovery/presence';
 
@@ -14,7 +15,7 @@ export interface MdnsDiscoveryOptions {
   interfaceAddress?: string;
   scanMs: number;
   rescanMs: number;
-  /** Decides the content of a raw-socket (`_pdl-datastream`) printer: asks `~HS` (zpl) or not (raw). */
+  /** Decides the content of a raw-socket (`_pdl-datastream`) printer seen for the first time: asks `~HS` (zpl) or not (raw). */
   probeRaw: (host: string, port: number) => Promise<ContentKind>;
   logger: Logger;
 }
@@ -88,14 +89,17 @@ export class MdnsDiscovery implements DiscoverySource {
     const name = service.instance.split('._')[0];
     if (service.type === '_pdl-datastream._tcp.local') {
       const connection = { type: 'network', host, port: service.port, protocol: 'tcp' } as const;
-      return { path: networkPath(connection), connection, model: service.txt.ty || name, content: await this.options.probeRaw(host, service.port), localAddress: host };
+      const path = rawSocketPath(host, service.port);
+      // only a new printer is probed: a known one has its runtime, the one owner of its device, and keeps its content
+      const content = this.known.get(path)?.content ?? (await this.options.probeRaw(host, service.port));
+      return { path, connection, model: service.txt.ty || name, content, localAddress: host };
     }
     const protocol = service.type === '_ipps._tcp.local' ? 'ipps' : 'ipp';
     const resourcePath = `/${(service.txt.rp ?? 'ipp/print').replace(/^\//, '')}`;
     const connection = { type: 'network', host, port: service.port, protocol, resourcePath } as const;
     // the same path a manual printer at this address gets, so its URI form finds it (decisions.md, Printers)
     return {
-      path: networkPath(connection),
+      path: ippPath(connection),
       connection,
       model: service.txt.ty || name,
       content: 'pdf',

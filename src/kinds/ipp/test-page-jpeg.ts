@@ -2,7 +2,7 @@
 import { encode } from 'jpeg-js';
 import { DeviceError } from '../../errors';
 import { initPdfium } from '../../render/pdfium-init';
-import { buildTestPagePdf, type TestPageInfo } from './test-page-pdf';
+import { buildTestPagePdf, type TestPageInfo } from '../../languages/document/test-page-pdf';
 
 const BITMAP_BGRA = 4;
 const WHITE = 0xffffffff;

@@ -1,55 +1,80 @@
-// USB printers (label, receipt, or an office printer taking PDF) over libusb: hotplug discovery, bulk OUT jobs, port status, dpi from the 1284 model string.
-import { buildTestLabel } from '../../zpl/test-label-zpl';
-import { buildTestPagePdf } from '../ipp/test-page-pdf';
-import type { PrinterKind } from '../printer-kind';
+// USB printers of any language over libusb: hotplug discovery, bulk OUT jobs, the language's status on bulk IN, port status, dpi from the 1284 model string.
+import { languageOfContent, type LanguageModule } from '../../languages';
+import type { LiveStatus, PrinterRecord } from '../../schemas/printer';
+import type { UsbBackend } from '../../usb/usb-backend';
+import { InterfaceClaims } from '../../usb/usb-claim';
+import type { PrinterDriver } from '../printer-driver';
+import type { KindDeps, PrinterKind } from '../printer-kind';
 import { StreamDriver } from '../stream-driver';
-import { testReceiptDocument } from '../test-receipt-document';
 import { UnsupportedDriver } from '../unsupported-driver';
 import { dpiFromModel } from './printer-dpi';
 import { UsbDiscovery } from './usb-discovery';
-import { escposUsbStatus, zplUsbPreflight, zplUsbStatus } from './usb-bulk-status';
 import { usbLocatorOf, usbPortStatus } from './usb-status';
 import { UsbTransport } from './usb-transport';
 
-/** How long a USB printer is given to answer `~HS` or DLE EOT on bulk IN before it counts as send-only, ms. */
+/** How long a USB printer is given to answer its language's status query on bulk IN before it counts as send-only, ms. */
 const BULK_STATUS_MS = 700;
 
+/** A language's answer, or null when the printer said nothing (then port status tells what it can). */
+const answered = (status: LiveStatus): LiveStatus | null => (status.status === 'unknown' || status.status === 'offline' ? null : status);
+
+/** Opens the USB bus (`deps.hardware.usb`) with one set of interface claims; null, with a warning, when libusb cannot load. */
+function openBus(deps: KindDeps): InterfaceClaims | null {
+  let usb: UsbBackend;
+  try {
+    usb = deps.hardware.usb(deps.logger);
+  } catch (err) {
+    const line = `USB unavailable, USB printers are off: ${(err as Error).message}`;
+    deps.warn(line);
+    deps.logger.warn(line);
+    return null;
+  }
+  // the backend logged its hotplug mode as it opened
+  if (usb.hotplug === 'sysfs' && usb.hotplugText) deps.warn(usb.hotplugText);
+  // one set of interface claims per bus: discovery, jobs and status probes of a printer share its claim
+  return new InterfaceClaims(usb);
+}
+
+/** The driver of a USB printer in `language` on the bus of `claims` (null: no USB on this device). */
+function openUsbDriver(printer: PrinterRecord, language: LanguageModule, claims: InterfaceClaims | null, deps: KindDeps): PrinterDriver {
+  const locator = usbLocatorOf(printer.locator);
+  if (!claims) return new UnsupportedDriver(printer, 'USB is unavailable on this device (see GET /status warnings)');
+  if (!locator) return new UnsupportedDriver(printer, 'the printer is not attached');
+  const transport = new UsbTransport({ claims, locator, writeTimeoutMs: deps.timeouts.idleMs });
+  const queries = language.device;
+  const preflight = queries?.preflight;
+  const portStatus = () => usbPortStatus(claims, locator, Math.min(deps.timeouts.queryMs, 900));
+  const bulkStatus = async () => (queries ? answered(await queries.liveStatus(transport, BULK_STATUS_MS)) : null);
+  return new StreamDriver({
+    transport,
+    status: async () => (await bulkStatus()) ?? portStatus(),
+    controlStatus: portStatus,
+    ...(preflight ? { preflight: () => preflight(transport, BULK_STATUS_MS, false) } : {}),
+    ...(queries?.hostQueries ? { queryMs: deps.timeouts.queryMs } : {}),
+  });
+}
+
 /**
- * A printer on the USB bus: ZPL printers take labels, PDF printers documents, the others are receipt (ESC/POS)
- * printers. ZPL printers that answer `~HS` get the pre-flight; receipt printers never do (seed 4.5.1 rule 3), though
- * their status is read.
+ * A printer on the USB bus, in the language its 1284 id named (its record's `content`). Languages with a pre-flight
+ * get it without recovery (a send-only printer is not reset); receipt printers never do (seed 4.5.1 rule 3), though
+ * their status is read. Port status (a control request) answers when the language's query does not, and is the
+ * control channel the runtime reads while a job holds the device.
  */
 export const usbKind: PrinterKind = {
   name: 'usb',
+  transport: 'usb',
   matches: (printer) => printer.connection.type === 'usb',
-  discovery: (deps) => (deps.usb ? [new UsbDiscovery({ claims: deps.usb, timeoutMs: 2000, logger: deps.logger })] : []),
   reportedDpi: (printer) => dpiFromModel(printer.model),
-  openDriver(printer, deps) {
-    const locator = usbLocatorOf(printer.locator);
-    if (!deps.usb) return new UnsupportedDriver(printer, 'USB is unavailable on this device (see GET /status warnings)');
-    if (!locator) return new UnsupportedDriver(printer, 'the printer is not attached');
-    const usb = deps.usb;
-    const transport = new UsbTransport({ claims: usb, locator, writeTimeoutMs: deps.timeouts.idleMs });
-    const zpl = printer.content === 'zpl';
-    const portStatus = () => usbPortStatus(usb, locator, Math.min(deps.timeouts.queryMs, 900));
-    // an office printer taking PDF is never sent a receipt printer's DLE EOT: it could print it
-    const bulkStatus = () => (zpl ? zplUsbStatus(transport, BULK_STATUS_MS) : printer.content === 'pdf' ? Promise.resolve(null) : escposUsbStatus(transport, BULK_STATUS_MS));
-    // a receipt printer's paper-out never fails a job; while a job is sent, port status (a control request) answers
-    return new StreamDriver({
-      transport,
-      status: async () => (transport.sending ? null : await bulkStatus()) ?? portStatus(),
-      statusBesideJobs: true,
-      ...(zpl ? { preflight: () => zplUsbPreflight(transport, BULK_STATUS_MS), queryMs: deps.timeouts.queryMs } : {}),
-    });
+  start(deps) {
+    const claims = openBus(deps);
+    return {
+      discovery: claims ? [new UsbDiscovery({ claims, timeoutMs: 2000, logger: deps.logger })] : [],
+      openDriver: (printer, language) => openUsbDriver(printer, language, claims, deps),
+      stop: async () => claims?.closeAll(),
+    };
   },
-  // a USB printer that names PDF in its 1284 command set (an office laser) takes documents as they are, like raw-tcp's
-  language: (printer) => (printer.content === 'zpl' ? 'zpl' : printer.content === 'pdf' ? 'document' : 'escpos'),
-  testDocument: async (printer, info) => {
-    if (printer.content === 'zpl') return { title: 'Test label', data: Buffer.from(buildTestLabel(info), 'utf8'), format: 'zpl', contentType: 'zpl' };
-    if (printer.content === 'pdf') return { title: 'Test page', data: buildTestPagePdf(info), format: 'pdf', contentType: 'pdf_base64' };
-    return testReceiptDocument(info);
-  },
+  testDocument: (printer, info) => languageOfContent(printer.content).testDocument(printer, info),
   mayReturn: (path) => path.startsWith('usb_'),
-  // labels are sent again (a duplicate beats a lost shipment); receipts are failed rather than printed twice
-  interruptedJobs: (printer) => (printer.content === 'zpl' ? 'resend' : 'fail'),
+  // labels are sent again (a duplicate beats a lost shipment); receipts and documents are failed rather than printed twice
+  interruptedJobs: (printer) => languageOfContent(printer.content).interruptedJobs,
 };

@@ -2,7 +2,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ippUri } from '../../../src/kinds/ipp/ipp-uri';
-import { networkPath } from '../../../src/kinds/printer-path';
+import { kindServing } from '../../../src/kinds';
+import type { Connection } from '../../../src/schemas/printer';
+
+/** The path of a network printer (raw TCP when no protocol is given), by the kind serving its protocol. */
+function networkPath(connection: Omit<Connection, 'type'>): string {
+  const network: Connection = { protocol: 'tcp', ...connection, type: 'network' };
+  return kindServing(network)!.pathOf!(network);
+}
 
 test('a connection without a port gets the same default in its URI as in its path, per protocol', () => {
   for (const [protocol, port] of [['ipp', 631], ['ipps', 631], ['http', 631], ['https', 443]] as const) {

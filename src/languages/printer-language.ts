@@ -1,0 +1,94 @@
+// What a printer language is (PAPPL's drivers): everything true of it on any transport, one module per folder in languages/.
+import type { PageEncoderFactory } from '../encoders/page-encoder';
+import type { DeclaredFormat, DocumentFormat } from '../schemas/document-format';
+import type { ContentKind, LiveStatus, PrinterRecord } from '../schemas/printer';
+import type { PreflightOutcome } from '../schemas/readiness';
+import type { Transport } from '../transports/transport';
+
+/** The languages of this build (each a folder of src/languages and a line of its table). */
+export type LanguageName = 'zpl' | 'escpos' | 'tspl' | 'document';
+
+/** The transports of this build (each a folder of src/kinds and a line of its table). */
+export type TransportName = 'tcp' | 'usb' | 'ipp';
+
+/** What a test print shows (seed 4.6). */
+export interface TestPrintInfo {
+  deviceId: string;
+  printerPath: string;
+  printedAt: Date;
+}
+
+/** A test print as an inline document. */
+export interface TestDocument {
+  title: string;
+  data: Buffer;
+  format: DocumentFormat;
+  /** The seed contentType the job record shows. */
+  contentType: string;
+}
+
+/** A sent job interrupted by a restart: sent again (a duplicate label beats a lost shipment) or failed (a printer that may have printed it). */
+export type InterruptedJobRule = 'resend' | 'fail';
+
+/** How rendered pages become this language: its encoder at a resolution, and the page geometry the raster follows. */
+export interface PageOutput {
+  /** The encoder of rendered pages for a printer of `dpi` dots per inch. */
+  encoderFor(dpi: number): PageEncoderFactory;
+  /** `label`: pages sized by the document or `paperSize`; `receipt`: fitted to the roll's printable width. */
+  geometry: 'label' | 'receipt';
+}
+
+/** Status of a printer of this language over any byte-stream Transport (TCP 9100, USB bulk). */
+export interface DeviceQueries {
+  /** Seed 4.5.1 pre-flight within `timeoutMs` per query; `recover` allows the language's reset-and-retry of a silent printer. Absent: no pre-flight (rule 3). */
+  preflight?(transport: Transport, timeoutMs: number, recover: boolean): Promise<PreflightOutcome>;
+  /** Live status: online, error with IPP reasons, `unknown` when silent, `offline` when unreachable. */
+  liveStatus(transport: Transport, timeoutMs: number): Promise<LiveStatus>;
+  /** Label formats accepted but not printed yet, or null when the printer cannot tell. */
+  unprinted?(transport: Transport, timeoutMs: number): Promise<number | null>;
+  /** True when the status query is also sent on a network socket; false when only a 1284 id (USB) vouches for the language. */
+  overNetwork: boolean;
+  /** True when the printer takes host status queries (ZPL `~HS`) that raw-port clients send, through its device lock. */
+  hostQueries: boolean;
+}
+
+/** One printer language: pass-through, rendering, IPP sharing facts, device queries and its test document. */
+export interface LanguageModule {
+  readonly name: LanguageName;
+  /** The printer record's `content` of printers speaking it. */
+  readonly content: ContentKind;
+  /** The transports a printer of this language is reached over. */
+  readonly transports: readonly TransportName[];
+  /** MIME type of bytes passed through to the printer (PreparedDocument.mimeType) when the format has none of its own. */
+  readonly passThroughMimeType: string;
+  /** The document format of this language's own bytes (`zpl`, else `raw`): what a raw port's bytes are submitted as. */
+  readonly nativeFormat: DocumentFormat;
+  /** True when bytes in `nativeFormat` are sent `copies` times over (ZPL); other pass-throughs are sent once. */
+  readonly nativeRepeatsCopies: boolean;
+  /** How rendered documents become this language; null for printers that take documents themselves. */
+  readonly pages: PageOutput | null;
+  /** IPP sharing: document-format-supported (default first), the spooler format of each own MIME type, media and texts. */
+  readonly ipp: {
+    formats(printer: PrinterRecord): string[];
+    declared: Readonly<Record<string, DeclaredFormat>>;
+    /** PWG 5101.1 media names offered, default first. */
+    media(printer: PrinterRecord): string[];
+    mediaType: string;
+    mediaSource: string;
+    supplyDescription: string;
+    /** The words after the maker in printer-make-and-model (`ZPL label printer`). */
+    modelText: string;
+    /** The CMD word of printer-device-id. */
+    commandSet: string;
+    /** The DNS-SD `kind` TXT value. */
+    dnsSdKind: string;
+  };
+  /** Status over byte-stream transports; null when the printer is never asked (documents). */
+  readonly device: DeviceQueries | null;
+  /** The test print of `printer`. */
+  testDocument(printer: PrinterRecord, info: TestPrintInfo): Promise<TestDocument>;
+  /** What a raw port does with ZPL host queries (`~HS`…) in a client's stream: answers them from the printer and takes them out, takes them out, or keeps them as this language's own text. */
+  readonly rawPortHostQueries: 'answer' | 'remove' | 'keep';
+  /** What recovery does with a job whose sending a restart interrupted. */
+  readonly interruptedJobs: InterruptedJobRule;
+}
