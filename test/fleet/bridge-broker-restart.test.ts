@@ -2,12 +2,12 @@
 // idempotency keys and retries: every label is printed exactly once.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startBroker, type Broker } from '../fixtures/mosquitto-broker';
-import { ZplPrinterEmulator } from '../fixtures/zebra-tcp-printer';
+import type { Broker } from '../fixtures/mosquitto-broker';
+import type { ZplPrinterEmulator } from '../fixtures/zebra-tcp-printer';
 import type { DaemonHandle } from '../helpers/daemon-process';
 import { until } from '../helpers/until';
 import type { FleetClient } from '../../src/fleet/client';
-import { addZplPrinter, fleetClient, printedMarkers, startDevice } from './bridge-harness';
+import { printedMarkers, startClientBench, stopClientBench } from './bridge-harness';
 
 const DEVICE = 'dev-r';
 const REQUESTS = 2000;
@@ -19,19 +19,9 @@ let fleet: FleetClient;
 let printer: string;
 
 before(async () => {
-  broker = await startBroker();
-  emulator = new ZplPrinterEmulator();
-  const port = await emulator.start();
-  daemon = await startDevice(broker, DEVICE);
-  printer = await addZplPrinter(daemon, emulator, port);
-  fleet = await fleetClient(broker);
+  ({ broker, emulator, daemon, printer, fleet } = await startClientBench(DEVICE));
 });
-after(async () => {
-  await fleet?.close();
-  await daemon?.stop();
-  await emulator?.stop();
-  await broker?.stop();
-});
+after(() => stopClientBench({ fleet, daemon, emulator, broker }));
 
 test('broker killed and restarted during 2,000 requests: every label printed exactly once', async () => {
   const statuses = new Map<number, number>();

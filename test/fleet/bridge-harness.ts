@@ -3,7 +3,7 @@
 import mqtt, { type MqttClient } from 'mqtt';
 import { startDaemon, type DaemonHandle } from '../helpers/daemon-process';
 import { until } from '../helpers/until';
-import type { Broker } from '../fixtures/mosquitto-broker';
+import { startBroker, type Broker } from '../fixtures/mosquitto-broker';
 import { ZplPrinterEmulator } from '../fixtures/zebra-tcp-printer';
 import { FleetClient } from '../../src/fleet/client';
 
@@ -75,4 +75,69 @@ export async function record(broker: Broker): Promise<Recorder> {
 export function fleetClient(broker: Broker): Promise<FleetClient> {
   const id = broker.cert('fleet');
   return FleetClient.connect({ url: broker.url, ca: broker.ca, cert: id.cert, key: id.key });
+}
+
+/** What a bridge test runs against: a broker, the ZPL emulator as the printer of a daemon joined as the device, the fleet side. */
+export interface Bench<F> { broker: Broker; emulator: ZplPrinterEmulator; daemon: DaemonHandle; printer: string; fleet: F }
+
+/** How a bench's fleet side starts (before or after the device joins) and how it and the daemon stop. */
+interface FleetSide<F> {
+  connect(broker: Broker): Promise<F>;
+  beforeDevice: boolean;
+  stop(bench: Partial<Bench<F>>): Promise<void>;
+}
+
+const RECORDER: FleetSide<Recorder> = {
+  connect: record,
+  beforeDevice: true,
+  stop: async (bench) => { await bench.daemon?.stop(); await bench.fleet?.end(); },
+};
+
+const CLIENT: FleetSide<FleetClient> = {
+  connect: fleetClient,
+  beforeDevice: false,
+  stop: async (bench) => { await bench.fleet?.close(); await bench.daemon?.stop(); },
+};
+
+/** Starts a bench whose fleet side is a recorder subscribed before the device joins; a failure stops what started. */
+export function startRecorderBench(deviceId: string): Promise<Bench<Recorder>> {
+  return startBench(deviceId, RECORDER);
+}
+
+/** Stops a recorder bench (each piece that is there): daemon, recorder, emulator, broker. */
+export function stopRecorderBench(bench: Partial<Bench<Recorder>>): Promise<void> {
+  return stopBench(bench, RECORDER);
+}
+
+/** Starts a bench whose fleet side is the fleet client library, connected after the device joined; a failure stops what started. */
+export function startClientBench(deviceId: string): Promise<Bench<FleetClient>> {
+  return startBench(deviceId, CLIENT);
+}
+
+/** Stops a client bench (each piece that is there): fleet client, daemon, emulator, broker. */
+export function stopClientBench(bench: Partial<Bench<FleetClient>>): Promise<void> {
+  return stopBench(bench, CLIENT);
+}
+
+async function startBench<F>(deviceId: string, side: FleetSide<F>): Promise<Bench<F>> {
+  const bench: Partial<Bench<F>> = {};
+  try {
+    const broker = bench.broker = await startBroker();
+    const emulator = bench.emulator = new ZplPrinterEmulator();
+    const port = await emulator.start();
+    if (side.beforeDevice) bench.fleet = await side.connect(broker);
+    const daemon = bench.daemon = await startDevice(broker, deviceId);
+    bench.printer = await addZplPrinter(daemon, emulator, port);
+    if (!side.beforeDevice) bench.fleet = await side.connect(broker);
+    return bench as Bench<F>;
+  } catch (err) {
+    await stopBench(bench, side);
+    throw err;
+  }
+}
+
+async function stopBench<F>(bench: Partial<Bench<F>>, side: FleetSide<F>): Promise<void> {
+  await side.stop(bench);
+  await bench.emulator?.stop();
+  await bench.broker?.stop();
 }

@@ -3,11 +3,11 @@
 // MQTT is spooled and answered once; a new deviceId clears the old retained status and printers.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startBroker, type Broker } from '../fixtures/mosquitto-broker';
-import { ZplPrinterEmulator } from '../fixtures/zebra-tcp-printer';
+import type { Broker } from '../fixtures/mosquitto-broker';
+import type { ZplPrinterEmulator } from '../fixtures/zebra-tcp-printer';
 import type { DaemonHandle } from '../helpers/daemon-process';
 import { until, valueWithin } from '../helpers/until';
-import { addZplPrinter, fleetSettings, printedMarkers, record, startDevice, type Recorder } from './bridge-harness';
+import { fleetSettings, printedMarkers, record, startDevice, startRecorderBench, stopRecorderBench, type Recorder } from './bridge-harness';
 
 const DEVICE = 'dev-o';
 const P = `printproxy/v1/${DEVICE}`;
@@ -18,19 +18,9 @@ let fleet: Recorder;
 let printer: string;
 
 before(async () => {
-  broker = await startBroker();
-  emulator = new ZplPrinterEmulator();
-  const port = await emulator.start();
-  fleet = await record(broker);
-  daemon = await startDevice(broker, DEVICE);
-  printer = await addZplPrinter(daemon, emulator, port);
+  ({ broker, emulator, fleet, daemon, printer } = await startRecorderBench(DEVICE));
 });
-after(async () => {
-  await daemon?.stop();
-  await fleet?.end();
-  await emulator?.stop();
-  await broker?.stop();
-});
+after(() => stopRecorderBench({ daemon, fleet, emulator, broker }));
 
 const fleetStatus = async () => (await daemon.api('GET', '/status')).body.result.content.fleet;
 

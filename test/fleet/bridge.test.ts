@@ -3,11 +3,11 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import mqtt from 'mqtt';
-import { startBroker, type Broker } from '../fixtures/mosquitto-broker';
-import { ZplPrinterEmulator } from '../fixtures/zebra-tcp-printer';
+import type { Broker } from '../fixtures/mosquitto-broker';
+import type { ZplPrinterEmulator } from '../fixtures/zebra-tcp-printer';
 import type { DaemonHandle } from '../helpers/daemon-process';
 import { until, valueWithin } from '../helpers/until';
-import { addZplPrinter, printedMarkers, record, startDevice, type Recorder } from './bridge-harness';
+import { printedMarkers, startRecorderBench, stopRecorderBench, type Recorder } from './bridge-harness';
 
 const DEVICE = 'dev-a';
 const P = `printproxy/v1/${DEVICE}`;
@@ -18,19 +18,9 @@ let fleet: Recorder;
 let printer: string;
 
 before(async () => {
-  broker = await startBroker();
-  emulator = new ZplPrinterEmulator();
-  const port = await emulator.start();
-  fleet = await record(broker);
-  daemon = await startDevice(broker, DEVICE);
-  printer = await addZplPrinter(daemon, emulator, port);
+  ({ broker, emulator, fleet, daemon, printer } = await startRecorderBench(DEVICE));
 });
-after(async () => {
-  await daemon?.stop();
-  await fleet?.end();
-  await emulator?.stop();
-  await broker?.stop();
-});
+after(() => stopRecorderBench({ daemon, fleet, emulator, broker }));
 
 /** Publishes a request as the fleet and resolves with the first answer carrying its id. */
 async function ask(request: Record<string, unknown> | string, topic = `${P}/req`): Promise<any> {

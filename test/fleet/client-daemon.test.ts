@@ -5,13 +5,13 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { startBroker, type Broker } from '../fixtures/mosquitto-broker';
-import { ZplPrinterEmulator } from '../fixtures/zebra-tcp-printer';
+import type { Broker } from '../fixtures/mosquitto-broker';
+import type { ZplPrinterEmulator } from '../fixtures/zebra-tcp-printer';
 import type { DaemonHandle } from '../helpers/daemon-process';
 import { tempDir } from '../helpers/temp-dir';
 import { until, valueWithin } from '../helpers/until';
 import type { FleetClient, FleetEvent } from '../../src/fleet/client';
-import { addZplPrinter, fleetClient, printedMarkers, startDevice } from './bridge-harness';
+import { printedMarkers, startClientBench, stopClientBench } from './bridge-harness';
 
 const DEVICE = 'cli-dev';
 const MAIN = resolve(__dirname, '..', '..', 'src', 'main.ts');
@@ -22,19 +22,9 @@ let printer: string;
 let fleet: FleetClient;
 
 before(async () => {
-  broker = await startBroker();
-  emulator = new ZplPrinterEmulator();
-  const port = await emulator.start();
-  daemon = await startDevice(broker, DEVICE);
-  printer = await addZplPrinter(daemon, emulator, port);
-  fleet = await fleetClient(broker);
+  ({ broker, emulator, daemon, printer, fleet } = await startClientBench(DEVICE));
 });
-after(async () => {
-  await fleet?.close();
-  await daemon?.stop();
-  await emulator?.stop();
-  await broker?.stop();
-});
+after(() => stopClientBench({ fleet, daemon, emulator, broker }));
 
 /** Runs `printproxyd fleet ARGS` as the `fleet` identity; resolves with exit status and output. */
 function cli(...args: string[]): Promise<{ code: number | null; out: string; err: string }> {

@@ -6,7 +6,7 @@ import { FakeUsbBus } from '../fixtures/fake-usb';
 import { ZplPrinterEmulator } from '../fixtures/zebra-tcp-printer';
 import { startInProcess, type InProcessDaemon } from '../helpers/in-process-daemon';
 import { until } from '../helpers/until';
-import { connectWs, isSocket, type TestSocket } from './ws-test-client';
+import { connectWs, isSocket, nextJson, type TestSocket } from './ws-test-client';
 
 const KEY = 'inproc-key-0123456789abcdef';
 let d: InProcessDaemon;
@@ -34,11 +34,7 @@ async function browserClient(extra: Record<string, unknown> = {}): Promise<{ ws:
   return { ws: answer, hello: await json(answer) };
 }
 
-async function json(ws: TestSocket): Promise<any> {
-  const frame = await ws.next(10_000);
-  assert.equal(frame.kind, 'text', JSON.stringify(frame));
-  return JSON.parse((frame as { text: string }).text);
-}
+const json = (ws: TestSocket): Promise<any> => nextJson(ws, 10_000);
 
 /** Reads events until `match` accepts one; returns every event read on the way, that one last. */
 async function readUntil(ws: TestSocket, match: (e: any) => boolean): Promise<any[]> {

@@ -3,7 +3,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startDaemon, type DaemonHandle } from '../helpers/daemon-process';
-import { connectWs, isSocket, type TestSocket } from './ws-test-client';
+import { connectWs, isSocket, nextJson, openWs, type TestSocket } from './ws-test-client';
 
 let d: DaemonHandle;
 /** The key in force (the first test rotates it). */
@@ -17,18 +17,8 @@ after(async () => {
   await d.stop();
 });
 
-async function open(headers: Record<string, string>): Promise<TestSocket> {
-  const answer = await connectWs(d.port, '/api/v1/events', headers);
-  assert.ok(isSocket(answer), JSON.stringify(answer));
-  return answer;
-}
-
-/** The next text message, parsed; fails on a close frame. */
-async function json(ws: TestSocket): Promise<any> {
-  const frame = await ws.next();
-  assert.equal(frame.kind, 'text', JSON.stringify(frame));
-  return JSON.parse((frame as { text: string }).text);
-}
+const open = (headers: Record<string, string>): Promise<TestSocket> => openWs(d.port, '/api/v1/events', headers);
+const json = (ws: TestSocket): Promise<any> => nextJson(ws);
 
 test('a new API key closes the sockets the old key opened with 4401; one opened with the new key goes on receiving events', async () => {
   const byHeader = await open({ 'X-API-Key': d.apiKey });

@@ -8,7 +8,7 @@ import type { SocketRoute } from '../../src/http/socket-route';
 import { until } from '../helpers/until';
 import { silentLogger } from '../../src/log';
 import { startHttpServer, TEST_KEY, type FixtureServer } from './http-server-fixture';
-import { connectWs, isSocket, type TestSocket } from './ws-test-client';
+import { nextJson, openWs, type TestSocket } from './ws-test-client';
 
 const BOOT = '6f1c2a52-0000-4000-8000-000000000001';
 const bus = new EventBus(silentLogger);
@@ -33,17 +33,8 @@ before(async () => {
 });
 after(() => server.stop());
 
-async function open(path = '/api/v1/events', headers: Record<string, string> = { 'X-API-Key': TEST_KEY }): Promise<TestSocket> {
-  const answer = await connectWs(server.port, path, headers);
-  assert.ok(isSocket(answer), JSON.stringify(answer));
-  return answer;
-}
-
-async function json(ws: TestSocket): Promise<any> {
-  const frame = await ws.next();
-  assert.equal(frame.kind, 'text', JSON.stringify(frame));
-  return JSON.parse((frame as { text: string }).text);
-}
+const open = (path = '/api/v1/events', headers: Record<string, string> = { 'X-API-Key': TEST_KEY }): Promise<TestSocket> => openWs(server.port, path, headers);
+const json = (ws: TestSocket): Promise<any> => nextJson(ws);
 
 const settingsEvent = (name: string) => bus.emit('device.settings', { changed: [name] });
 

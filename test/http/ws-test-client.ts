@@ -1,4 +1,5 @@
 // A minimal RFC 6455 client over net for tests (Node 20 has no stable WebSocket client): text frames, close, pong.
+import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 
@@ -62,6 +63,20 @@ export function connectWs(port: number, path: string, headers: Record<string, st
 /** True when `answer` is an upgraded socket. */
 export function isSocket(answer: TestSocket | Refused): answer is TestSocket {
   return 'sendText' in answer;
+}
+
+/** Opens `path` like connectWs and asserts the upgrade was not refused. */
+export async function openWs(port: number, path: string, headers: Record<string, string>): Promise<TestSocket> {
+  const answer = await connectWs(port, path, headers);
+  assert.ok(isSocket(answer), JSON.stringify(answer));
+  return answer;
+}
+
+/** The next text message, parsed; fails on a close frame. */
+export async function nextJson(ws: TestSocket, limitMs?: number): Promise<any> {
+  const frame = await ws.next(limitMs);
+  assert.equal(frame.kind, 'text', JSON.stringify(frame));
+  return JSON.parse((frame as { text: string }).text);
 }
 
 function upgraded(raw: net.Socket, initial: Buffer): TestSocket {

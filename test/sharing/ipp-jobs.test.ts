@@ -5,11 +5,11 @@ import assert from 'node:assert/strict';
 import { IppSession } from '../../src/ipp/ipp-session';
 import { IPP_OP as OP } from '../../src/ipp/ipp-constants';
 import { TAG } from '../../src/ipp/ipp-wire';
-import { FakeUsbBus } from '../fixtures/fake-usb';
 import { shippingLabelPdf } from '../fixtures/pdf/barcode-pdf';
 import { ZplPrinterEmulator } from '../fixtures/zebra-tcp-printer';
-import { startInProcess, type InProcessDaemon } from '../helpers/in-process-daemon';
+import type { InProcessDaemon } from '../helpers/in-process-daemon';
 import { until } from '../helpers/until';
+import { startWithZplEmulator } from './zpl-emulator-daemon';
 import { decodeLabels } from '../render/zpl-label-decode';
 import { readLabelBarcodes } from '../render/barcode-reader';
 import { decodePng } from '../../src/render/png-decode';
@@ -19,10 +19,7 @@ const emulator = new ZplPrinterEmulator();
 let printer: { path: string; id: string };
 
 before(async () => {
-  d = await startInProcess({ usb: () => new FakeUsbBus() });
-  const port = await emulator.start();
-  const added = await d.api('POST', '/printers', { body: { connection: { type: 'network', host: '127.0.0.1', port, protocol: 'tcp' }, content: 'zpl' } });
-  printer = added.body.result.content;
+  ({ d, printer } = await startWithZplEmulator(emulator));
 });
 after(async () => {
   await d.stop();

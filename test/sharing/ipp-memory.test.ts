@@ -9,10 +9,10 @@ import net from 'node:net';
 import { IppSession } from '../../src/ipp/ipp-session';
 import { IPP_OP as OP } from '../../src/ipp/ipp-constants';
 import { encodeRequest, GROUP, TAG } from '../../src/ipp/ipp-wire';
-import { FakeUsbBus } from '../fixtures/fake-usb';
 import { ZplPrinterEmulator } from '../fixtures/zebra-tcp-printer';
-import { startInProcess, type InProcessDaemon } from '../helpers/in-process-daemon';
+import type { InProcessDaemon } from '../helpers/in-process-daemon';
 import { until } from '../helpers/until';
+import { startWithZplEmulator } from './zpl-emulator-daemon';
 
 const MiB = 1024 * 1024;
 let d: InProcessDaemon;
@@ -20,9 +20,7 @@ const emulator = new ZplPrinterEmulator();
 let printer: { path: string; id: string };
 
 before(async () => {
-  d = await startInProcess({ usb: () => new FakeUsbBus() });
-  const port = await emulator.start();
-  printer = (await d.api('POST', '/printers', { body: { connection: { type: 'network', host: '127.0.0.1', port, protocol: 'tcp' }, content: 'zpl' } })).body.result.content;
+  ({ d, printer } = await startWithZplEmulator(emulator));
   await d.api('PATCH', `/printers/${printer.path}`, { body: { share: { ipp: true, rawPort: null } } });
   const set = await d.api('PUT', '/settings', { body: { maxBodyBytes: 4 * MiB } });
   assert.equal(set.status, 200, JSON.stringify(set.body));

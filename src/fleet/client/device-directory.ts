@@ -1,4 +1,5 @@
 // What the fleet side knows of each device, from its retained `P/status` (birth and death with an epoch, fleet.md).
+import { parseJsonObject } from './json-payload';
 
 /** One device as the fleet last saw it. */
 export interface FleetDevice {
@@ -53,14 +54,8 @@ interface StatusPayload {
 }
 
 function parseStatus(payload: Uint8Array): StatusPayload | null {
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(payload).toString('utf8'));
-  } catch {
-    return null;
-  }
-  if (typeof value !== 'object' || value === null) return null;
-  const v = value as Record<string, unknown>;
+  const v = parseJsonObject(payload);
+  if (v === null) return null;
   if (typeof v.online !== 'boolean' || typeof v.epoch !== 'number' || !Number.isFinite(v.epoch)) return null;
   return { online: v.online, epoch: v.epoch, bootId: str(v.bootId), version: str(v.version), since: str(v.since) };
 }

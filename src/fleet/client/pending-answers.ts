@@ -1,4 +1,5 @@
 // Matches answers on `P/res` to the requests waiting for them, by correlation data or, failing that, by request id.
+import { parseJsonObject } from './json-payload';
 
 /** The answer of a device to one request, as fleet.md "Requests and answers" defines it. */
 export interface FleetAnswer {
@@ -49,14 +50,8 @@ function keyOf(deviceId: string, id: string): string {
 }
 
 function parseAnswer(payload: Uint8Array): FleetAnswer | null {
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(payload).toString('utf8'));
-  } catch {
-    return null;
-  }
-  if (typeof value !== 'object' || value === null) return null;
-  const v = value as Record<string, unknown>;
+  const v = parseJsonObject(payload);
+  if (v === null) return null;
   if (typeof v.status !== 'number') return null;
   return { id: typeof v.id === 'string' ? v.id : null, status: v.status, body: v.body };
 }

@@ -1,24 +1,21 @@
 // TSPL pre-flight and live status over the two byte-stream transports: TCP 9100 (the emulator) and USB bulk (the fake bus).
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { UsbTransport, type UsbLocator } from '../../../src/kinds/usb/usb-transport';
 import { tsplLiveStatus, tsplPreflight } from '../../../src/languages/tspl/tspl-probe';
 import { speaksTspl } from '../../../src/languages/tspl/tspl-device-id';
-import { TcpTransport } from '../../../src/transports/tcp-transport';
+import type { TcpTransport } from '../../../src/transports/tcp-transport';
 import { InterfaceClaims } from '../../../src/usb/usb-claim';
 import { deviceIdText, parseDeviceId } from '../../../src/usb/ieee1284';
 import { READINESS_ERRORS } from '../../../src/languages/readiness';
 import { deviceIdReply, FakeUsbBus } from '../../fixtures/fake-usb';
 import { TsplPrinterEmulator } from '../../fixtures/tspl-printer';
+import { tsplOverTcp } from './tspl-over-tcp';
 
 const printer = new TsplPrinterEmulator();
 let tcp: TcpTransport;
 
-before(async () => {
-  const port = await printer.start();
-  tcp = new TcpTransport({ host: '127.0.0.1', port, connectTimeoutMs: 5000, idleTimeoutMs: 5000, closeWaitMs: 5000 });
-});
-after(() => printer.stop());
+tsplOverTcp(printer, (t) => { tcp = t; });
 
 test('TCP pre-flight: ready, ready while printing, not ready with the decisions.md texts', async () => {
   assert.deepEqual(await tsplPreflight(tcp, 5000), { kind: 'ready' });

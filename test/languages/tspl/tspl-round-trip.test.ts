@@ -1,13 +1,14 @@
 // The shipping label PDF rendered by the project's pipeline, encoded to TSPL, sent over TCP to the TSPL emulator, read
 // back as a picture: the same dots as the rendered page, and zxing decodes its Code 128 and QR code.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { MonoBitmap } from '../../../src/encoders/mono-bitmap';
 import { tsplLabelEncoder } from '../../../src/languages/tspl/tspl-encoder';
 import { resolveRaster } from '../../../src/render/render-options';
-import { TcpTransport } from '../../../src/transports/tcp-transport';
+import type { TcpTransport } from '../../../src/transports/tcp-transport';
 import { shippingLabelPdf } from '../../fixtures/pdf/barcode-pdf';
 import { TsplPrinterEmulator } from '../../fixtures/tspl-printer';
+import { tsplOverTcp } from './tspl-over-tcp';
 import { readLabelBarcodes } from '../../render/barcode-reader';
 import { countBlack } from '../../render/zpl-label-decode';
 import { sharedRasterisers } from '../../render/pdfium-fixture';
@@ -15,11 +16,7 @@ import { sharedRasterisers } from '../../render/pdfium-fixture';
 const printer = new TsplPrinterEmulator();
 let transport: TcpTransport;
 
-before(async () => {
-  const port = await printer.start();
-  transport = new TcpTransport({ host: '127.0.0.1', port, connectTimeoutMs: 5000, idleTimeoutMs: 5000, closeWaitMs: 5000 });
-});
-after(() => printer.stop());
+tsplOverTcp(printer, (t) => { transport = t; });
 
 /** The PDF's pages as the render pipeline makes them at 203 dpi, copied (the rasteriser reuses its buffers). */
 async function renderPages(pdf: Uint8Array): Promise<MonoBitmap[]> {

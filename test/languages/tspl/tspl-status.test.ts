@@ -1,13 +1,14 @@
 // <ESC>!? status: each bit of the byte decoded, readiness and IPP reasons from it, and pre-flight over TCP with the emulator.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   decodeTsplStatus, isTsplStatusComplete, preflightFromTsplReply, readinessFromTsplStatus, statusReasonsFromTsplStatus,
   TSPL_EXTRA_ERRORS, TSPL_RESET_COMMAND, TSPL_STATUS_QUERY,
 } from '../../../src/languages/tspl/tspl-status';
-import { TcpTransport } from '../../../src/transports/tcp-transport';
+import type { TcpTransport } from '../../../src/transports/tcp-transport';
 import { READINESS_ERRORS } from '../../../src/languages/readiness';
 import { TsplPrinterEmulator } from '../../fixtures/tspl-printer';
+import { tsplOverTcp } from './tspl-over-tcp';
 
 test('the query is <ESC>!? and the reset <ESC>!R', () => {
   assert.deepEqual([...TSPL_STATUS_QUERY], [0x1b, 0x21, 0x3f]);
@@ -66,11 +67,7 @@ test('pre-flight: an empty reply is silent, a ready byte ready, an error byte no
 const printer = new TsplPrinterEmulator();
 let transport: TcpTransport;
 
-before(async () => {
-  const port = await printer.start();
-  transport = new TcpTransport({ host: '127.0.0.1', port, connectTimeoutMs: 5000, idleTimeoutMs: 5000, closeWaitMs: 5000 });
-});
-after(() => printer.stop());
+tsplOverTcp(printer, (t) => { transport = t; });
 
 test('over TCP the emulator answers <ESC>!? with its state, and pre-flight reads it', async () => {
   const ask = () => transport.query(TSPL_STATUS_QUERY, isTsplStatusComplete, 5000);

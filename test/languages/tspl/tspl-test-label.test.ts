@@ -1,19 +1,16 @@
 // The TSPL test label: a whole label the emulator prints, naming the device and printer, with a Code 128 and a QR code.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildTsplTestLabel, tsplQuoted } from '../../../src/languages/tspl/tspl-test-label';
-import { TcpTransport } from '../../../src/transports/tcp-transport';
+import type { TcpTransport } from '../../../src/transports/tcp-transport';
 import { TsplPrinterEmulator } from '../../fixtures/tspl-printer';
+import { tsplOverTcp } from './tspl-over-tcp';
 import { readLabelBarcodes } from '../../render/barcode-reader';
 
 const printer = new TsplPrinterEmulator();
 let transport: TcpTransport;
 
-before(async () => {
-  const port = await printer.start();
-  transport = new TcpTransport({ host: '127.0.0.1', port, connectTimeoutMs: 5000, idleTimeoutMs: 5000, closeWaitMs: 5000 });
-});
-after(() => printer.stop());
+tsplOverTcp(printer, (t) => { transport = t; });
 
 const info = { deviceId: 'AB12CD34', printerPath: 'tcp://10.0.0.5:9100', printedAt: new Date('2026-11-26T18:00:00Z') };
 
