@@ -1,6 +1,7 @@
 // Events the fleet link could not publish (disconnected): an append-only journal on disk (DATA/fleet/events.log),
 // bounded to the newest events (a `reset` line first when older ones had to go), drained in order on reconnect.
 import { promises as fs, mkdirSync, statSync } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../log';
 import { writeFileAtomic } from '../settings/atomic-file';
@@ -21,7 +22,7 @@ export const RESET_LINE = '{"type":"reset"}';
 /** Publishes one journal line (an event object in JSON); rejects when it could not be delivered. */
 export type PublishLine = (line: string) => Promise<void>;
 
-/** The journal; only its counts stay in memory, and appends are group-committed (one fsync per batch). */
+/** The journal; only its counts stay in memory (the file is read and rewritten in chunks), and appends are group-committed (one fsync per batch). */
 export class EventOutbox {
   private readonly lock = new Mutex();
   private waiting: string[] = [];
@@ -65,14 +66,17 @@ export class EventOutbox {
   private async drainRounds(publish: PublishLine, window: number): Promise<boolean> {
     for (;;) {
       await this.writing;
-      const text = await this.lock.run(() => fs.readFile(this.file, 'utf8').catch(() => ''));
-      if (text.length === 0) return true;
-      const lines = text.split('\n').filter((l) => l.length > 0);
-      for (let i = 0; i < lines.length; i += window) {
-        const results = await Promise.allSettled(lines.slice(i, i + window).map(publish));
+      const end = sizeOf(this.file);
+      if (end === 0) return true;
+      let delivered = 0;
+      const ok = await forEachLineBatch(this.file, end, window, async (lines, upTo) => {
+        const results = await Promise.allSettled(lines.map(publish));
         if (results.some((r) => r.status === 'rejected')) return false;
-      }
-      await this.lock.run(() => this.cut(Buffer.byteLength(text)));
+        delivered = upTo;
+        return true;
+      });
+      if (delivered > 0) await this.lock.run(() => this.cut(delivered));
+      if (!ok) return false;
     }
   }
 
@@ -108,29 +112,116 @@ export class EventOutbox {
     }
   }
 
-  /** Keeps the newest events within the bounds, behind a reset line. */
+  /** Keeps the newest events within the bounds, behind a reset line; reads and writes in chunks, never the whole file. */
   private async trim(): Promise<void> {
-    const lines = (await fs.readFile(this.file, 'utf8')).split('\n').filter((l) => l.length > 0 && l !== RESET_LINE);
-    const kept: string[] = [];
-    let bytes = 0;
-    for (let i = lines.length - 1; i >= 0 && kept.length < this.bounds.maxEvents; i -= 1) {
-      bytes += Buffer.byteLength(lines[i]) + 1;
-      if (bytes > this.bounds.maxBytes) break;
-      kept.push(lines[i]);
-    }
-    const text = [RESET_LINE, ...kept.reverse()].map((l) => `${l}\n`).join('');
-    await writeFileAtomic(this.file, text, { backup: false });
-    this.count = kept.length + 1;
-    this.bytes = Buffer.byteLength(text);
+    const from = await keptFrom(this.file, this.bounds);
+    if (from === 0) return;
+    const tally = { lines: 1, bytes: RESET_LINE.length + 1 };
+    await writeFileAtomic(
+      this.file,
+      async (out) => {
+        await out.write(`${RESET_LINE}\n`);
+        await copyFrom(this.file, from, out, tally);
+      },
+      { backup: false },
+    );
+    this.count = tally.lines;
+    this.bytes = tally.bytes;
   }
 
-  /** Removes the first `delivered` bytes (lines appended meanwhile stay). */
+  /** Removes the first `delivered` bytes (lines appended meanwhile stay), copying the rest in chunks. */
   private async cut(delivered: number): Promise<void> {
-    const all = await fs.readFile(this.file).catch(() => Buffer.alloc(0));
-    const rest = all.subarray(Math.min(delivered, all.length));
-    await writeFileAtomic(this.file, rest, { backup: false });
-    this.bytes = rest.length;
-    this.count = rest.length === 0 ? 0 : rest.toString('utf8').split('\n').filter((l) => l.length > 0).length;
+    const tally = { lines: 0, bytes: 0 };
+    await writeFileAtomic(this.file, (out) => copyFrom(this.file, delivered, out, tally), { backup: false });
+    this.count = tally.lines;
+    this.bytes = tally.bytes;
+  }
+}
+
+/** Bytes read or copied at a time: the outbox never holds more of its file in memory (plus one line). */
+const CHUNK_BYTES = 64 * 1024;
+const NEWLINE = 0x0a;
+
+/**
+ * Hands the complete lines of `file` below byte `end` to `each`, `size` at a time and in order, with the offset just past
+ * the last line handed over; stops when `each` answers false. Resolves false then, true once every line was handed over.
+ */
+async function forEachLineBatch(file: string, end: number, size: number, each: (lines: string[], upTo: number) => Promise<boolean>): Promise<boolean> {
+  const handle = await fs.open(file, 'r').catch(() => null);
+  if (!handle) return true;
+  try {
+    let offset = 0;
+    let consumed = 0;
+    let carry = Buffer.alloc(0);
+    let batch: string[] = [];
+    while (offset < end) {
+      const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, end - offset));
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, offset);
+      if (bytesRead === 0) break;
+      offset += bytesRead;
+      const data = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, bytesRead)]) : chunk.subarray(0, bytesRead);
+      let start = 0;
+      for (let nl = data.indexOf(NEWLINE, start); nl !== -1; nl = data.indexOf(NEWLINE, start)) {
+        consumed += nl - start + 1;
+        if (nl > start) batch.push(data.toString('utf8', start, nl));
+        start = nl + 1;
+        if (batch.length < size) continue;
+        if (!(await each(batch, consumed))) return false;
+        batch = [];
+      }
+      carry = Buffer.from(data.subarray(start));
+    }
+    return batch.length === 0 || each(batch, consumed);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The offset of the oldest line to keep so that what follows holds at most `maxEvents` lines and `maxBytes` bytes. */
+async function keptFrom(file: string, bounds: EventOutboxBounds): Promise<number> {
+  const handle = await fs.open(file, 'r');
+  try {
+    const size = (await handle.stat()).size;
+    let from = size;
+    let kept = 0;
+    for (let pos = size; pos > 0; ) {
+      const start = Math.max(0, pos - CHUNK_BYTES);
+      const chunk = Buffer.allocUnsafe(pos - start);
+      await handle.read(chunk, 0, chunk.length, start);
+      for (let i = chunk.length - 1; i >= -1; i -= 1) {
+        const lineStart = start + i + 1;
+        // a line starts after each newline (the file's last byte ends the newest line), and at the file's start
+        if (i >= 0 && (chunk[i] !== NEWLINE || lineStart === size)) continue;
+        if (i < 0 && start > 0) break;
+        if (kept + 1 > bounds.maxEvents || size - lineStart > bounds.maxBytes) return from;
+        kept += 1;
+        from = lineStart;
+      }
+      pos = start;
+    }
+    return from;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Copies `file` from byte `from` to its end into `out`, a chunk at a time, adding the lines and bytes to `tally`. */
+async function copyFrom(file: string, from: number, out: FileHandle, tally: { lines: number; bytes: number }): Promise<void> {
+  const source = await fs.open(file, 'r').catch(() => null);
+  if (!source) return;
+  try {
+    const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+    for (let offset = from; ; ) {
+      const { bytesRead } = await source.read(chunk, 0, chunk.length, offset);
+      if (bytesRead === 0) return;
+      const part = chunk.subarray(0, bytesRead);
+      await out.write(part);
+      offset += bytesRead;
+      tally.bytes += bytesRead;
+      for (let nl = part.indexOf(NEWLINE); nl !== -1; nl = part.indexOf(NEWLINE, nl + 1)) tally.lines += 1;
+    }
+  } finally {
+    await source.close();
   }
 }
 

@@ -14,11 +14,14 @@ export interface AtomicWriteOptions {
   syncFolder?: boolean;
 }
 
+/** Writes a new file's content through its handle (for content made in pieces, never held whole in memory). */
+export type ContentWriter = (handle: fs.FileHandle) => Promise<void>;
+
 /**
- * Writes `data` to `path` so that a crash at any point leaves either the old or the new content readable; on failure
- * nothing changed and no temporary is left.
+ * Writes `data` (or what a writer writes) to `path` so that a crash at any point leaves either the old or the new
+ * content readable; on failure nothing changed and no temporary is left.
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
+export async function writeFileAtomic(path: string, data: string | Uint8Array | ContentWriter, options: AtomicWriteOptions = {}): Promise<void> {
   const { backup = true, sync = true, syncFolder = true } = options;
   const tmp = temporaryOf(path);
   try {
@@ -61,10 +64,11 @@ function temporaryOf(path: string): string {
   return join(dirname(path), `.${basename(path)}.${process.pid}.${counter}.tmp`);
 }
 
-async function writeTo(file: string, data: string | Uint8Array, sync: boolean): Promise<void> {
+async function writeTo(file: string, data: string | Uint8Array | ContentWriter, sync: boolean): Promise<void> {
   const handle = await fs.open(file, 'w', 0o600);
   try {
-    await handle.writeFile(data);
+    if (typeof data === 'function') await data(handle);
+    else await handle.writeFile(data);
     if (sync) await handle.sync();
   } finally {
     await handle.close();
