@@ -1,8 +1,9 @@
 // A shared label printer over IPP: printproxyd against LPrint 1.1 (Debian's `lprint`, on PAPPL), both in front of the
 // same ZPL printer emulator, on the same 4x6 in label as PNG and as PWG Raster, each job one `ipptool` Print-Job.
 // Run as root: node --import tsx bench/ipp-share.ts [jobs-per-throughput-round]
+// Every wait is bounded and names what it waited for; the whole run is bounded by RUN_LIMIT_MS.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +12,7 @@ import { shippingLabelPdf } from '../test/fixtures/pdf/barcode-pdf';
 import { encodePng } from '../test/fixtures/png-encode';
 import { cupsRaster } from '../test/fixtures/raster/cups-raster';
 import { ZplPrinterEmulator } from '../test/fixtures/zebra-tcp-printer';
-import { startDaemon } from '../test/helpers/daemon-process';
+import { startDaemon, type DaemonHandle } from '../test/helpers/daemon-process';
 import { tempDir } from '../test/helpers/temp-dir';
 import { freePort } from '../test/fixtures/ipp-everywhere';
 import { cpuMs } from './process-cpu';
@@ -19,17 +20,52 @@ import { cpuMs } from './process-cpu';
 const JOBS = Number(process.argv[2] ?? 40);
 const LATENCY_RUNS = 15;
 const CONCURRENCY = 4;
-const ROUNDS = 2;
+const ROUNDS = 3;
 const LPRINT_DRIVER = 'zpl_4inch-203dpi-dt';
+/** One ipptool run, busy answers and resends included (ms). */
+const JOB_LIMIT_MS = 60_000;
+/** A label at the emulator once the server accepted its job, and every start and stop step (ms). */
+const STEP_LIMIT_MS = 60_000;
+/** The whole bench (ms): past it, it says in which phase it was and exits 1. */
+const RUN_LIMIT_MS = 20 * 60_000;
+/** The user LPrint runs as (nobody): its control socket is then `$TMPDIR/lprint65534.sock` in this run's folder, not root's shared `/run/lprint.sock`. */
+const LPRINT_UID = 65534;
+
+let phase = 'starting';
+/** Says what the bench is doing now (printed, and named by the run's watchdog). */
+function enter(what: string): void {
+  phase = what;
+  console.log(`  … ${what}`);
+}
 
 
-function exec(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<string> {
+/** Runs a command to its end, killed (and failed) after `limitMs`. */
+function exec(command: string, args: string[], env: NodeJS.ProcessEnv = process.env, limitMs = JOB_LIMIT_MS): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(command, args, { env, maxBuffer: 16 << 20 }, (err, stdout, stderr) => (err ? reject(new Error(`${command} ${args.join(' ')}: ${err.message}\n${stdout}${stderr}`)) : resolve(stdout)));
+    execFile(command, args, { env, maxBuffer: 16 << 20, timeout: limitMs, killSignal: 'SIGKILL' }, (err, stdout, stderr) => {
+      if (!err) return resolve(stdout);
+      const killed = (err as { killed?: boolean }).killed ? ` (killed: not finished within ${limitMs} ms)` : '';
+      reject(new Error(`${command} ${args.join(' ')}${killed}: ${err.message}\n${stdout}${stderr}`));
+    });
   });
 }
 
-async function until(what: string | (() => string), check: () => boolean | Promise<boolean>, limitMs = 120_000): Promise<void> {
+/** `promise`, or a rejection naming `what` after `limitMs`. */
+function bounded<T>(what: string, promise: Promise<T>, limitMs = STEP_LIMIT_MS): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`not within ${limitMs} ms: ${what}`)), limitMs);
+  });
+  return Promise.race([promise, limit]).finally(() => clearTimeout(timer));
+}
+
+/** Resolves when `proc` has exited, at once if it already has. */
+function exited(proc: ChildProcess): Promise<void> {
+  if (proc.exitCode !== null || proc.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => proc.once('exit', () => resolve()));
+}
+
+async function until(what: string | (() => string), check: () => boolean | Promise<boolean>, limitMs = STEP_LIMIT_MS): Promise<void> {
   const deadline = Date.now() + limitMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`not within ${limitMs} ms: ${typeof what === 'string' ? what : what()}`);
@@ -48,58 +84,105 @@ async function labelFiles(dir: string): Promise<{ png: string; pwg: string }> {
   return { png: join(dir, 'label.png'), pwg: join(dir, 'label.pwg') };
 }
 
-/** LPrint 1.1 as its own server: loopback, a free port, no web interface, no TLS; DNS-SD off (no D-Bus system bus to reach avahi). */
-async function startLprint(dir: string, emulatorPort: number): Promise<{ uri: string; proc: ChildProcess }> {
-  const port = await freePort();
-  const env = { ...process.env, HOME: dir, TMPDIR: dir, DBUS_SYSTEM_BUS_ADDRESS: 'unix:path=/nonexistent' };
-  const args = ['server', '-o', `server-port=${port}`, '-o', 'listen-hostname=127.0.0.1', '-o', 'log-level=error', '-o', `log-file=${join(dir, 'lprint.log')}`, '-o', `spool-directory=${join(dir, 'spool')}`, '-o', 'server-options=no-web-interface,no-tls'];
-  const proc = spawn('lprint', args, { env, stdio: 'ignore' });
-  await until('LPrint listens', () => new Promise((resolve) => net.connect(port, '127.0.0.1').on('connect', function (this: net.Socket) { this.destroy(); resolve(true); }).on('error', () => resolve(false))), 10_000);
-  await exec('lprint', ['add', '-d', 'zebra', '-v', `socket://127.0.0.1:${emulatorPort}`, '-m', LPRINT_DRIVER], env);
-  return { uri: `ipp://127.0.0.1:${port}/ipp/print/zebra`, proc };
+/** A running LPrint: its printer URI, its process, its log file, and why it exited when it did. */
+interface Lprint {
+  uri: string;
+  proc: ChildProcess;
+  log: string;
+  exit: () => string | null;
 }
 
-/** One Print-Job by ipptool, sent again after 20 ms while the server answers server-error-busy (as IPP clients do). */
+/**
+ * LPrint 1.1 as its own server: loopback, a free port, no web interface, no TLS; DNS-SD off (no D-Bus system bus to
+ * reach avahi). It runs as nobody with its own HOME and TMPDIR, so its control socket is this run's alone: as root
+ * every LPrint (Debian's lprint.service, another run) binds /run/lprint.sock, and `lprint add` reaches the last one.
+ */
+async function startLprint(dir: string, emulatorPort: number): Promise<Lprint> {
+  const home = join(dir, 'lprint');
+  mkdirSync(join(home, 'spool'), { recursive: true });
+  chmodSync(dir, 0o755);
+  chownSync(home, LPRINT_UID, LPRINT_UID);
+  chownSync(join(home, 'spool'), LPRINT_UID, LPRINT_UID);
+  const port = await freePort();
+  const log = join(home, 'lprint.log');
+  const env = { ...process.env, HOME: home, TMPDIR: home, DBUS_SYSTEM_BUS_ADDRESS: 'unix:path=/nonexistent' };
+  const asLprint = ['--reuid', String(LPRINT_UID), '--regid', String(LPRINT_UID), '--clear-groups', 'lprint'];
+  const args = [...asLprint, 'server', '-o', `server-port=${port}`, '-o', 'listen-hostname=127.0.0.1', '-o', 'log-level=error', '-o', `log-file=${log}`, '-o', `spool-directory=${join(home, 'spool')}`, '-o', 'server-options=no-web-interface,no-tls'];
+  const proc = spawn('setpriv', args, { env, stdio: 'ignore' });
+  let why: string | null = null;
+  proc.once('exit', (code, signal) => (why = `LPrint exited (${code ?? signal}); its log: ${tail(log)}`));
+  await until(() => why ?? 'LPrint listens', () => why !== null || new Promise((resolve) => net.connect(port, '127.0.0.1').on('connect', function (this: net.Socket) { this.destroy(); resolve(true); }).on('error', () => resolve(false))), 10_000);
+  if (why) throw new Error(why);
+  await exec('setpriv', [...asLprint, 'add', '-d', 'zebra', '-v', `socket://127.0.0.1:${emulatorPort}`, '-m', LPRINT_DRIVER], env);
+  return { uri: `ipp://127.0.0.1:${port}/ipp/print/zebra`, proc, log, exit: () => why };
+}
+
+/** The last lines of a log file, or a note that there is none. */
+function tail(file: string): string {
+  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').slice(-6).join('\n') : '(no log)';
+}
+
+/** One Print-Job by ipptool, sent again after 20 ms while the server answers server-error-busy (as IPP clients do), for at most JOB_LIMIT_MS. */
 async function printJob(uri: string, file: string): Promise<void> {
+  const deadline = Date.now() + JOB_LIMIT_MS;
   for (;;) {
     try {
-      await exec('ipptool', ['-f', file, uri, 'print-job.test']);
+      await exec('ipptool', ['-f', file, uri, 'print-job.test'], process.env, Math.max(1, deadline - Date.now()));
       return;
     } catch (err) {
       // LPrint refuses a PWG Raster job while it prints another ("Currently printing another job.", server-error-busy)
       if (!/server-error-busy|Currently printing another job/.test((err as Error).message)) throw err;
+      if (Date.now() > deadline) throw new Error(`${uri} answered server-error-busy for ${JOB_LIMIT_MS} ms: ${(err as Error).message}`);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }
+}
+
+/** The emulator's jobs, computed again only when a connection has finished since (jobs() joins every payload each call). */
+function jobCounter(emulator: ZplPrinterEmulator): () => Buffer[] {
+  let seen = -1;
+  let jobs: Buffer[] = [];
+  return () => {
+    if (emulator.connections.length !== seen) {
+      seen = emulator.connections.length;
+      jobs = emulator.jobs();
+    }
+    return jobs;
+  };
 }
 
 interface Figures {
   p50: number;
   jobsPerSecond: number;
   labelBytes: number;
-  /** CPU ms per job of the server's process (threads included) in its best throughput round. */
+  /** CPU ms per job of the server's process (threads included) over every throughput round. */
   serverCpuMs: number;
-  /** CPU ms per job of the ipptool processes (this process's reaped children) in that round. */
+  /** CPU ms per job of the ipptool processes (this process's reaped children) over those rounds. */
   clientCpuMs: number;
 }
 
+/** The jobs at the emulator so far (each a finished connection's payload). */
+type Jobs = () => Buffer[];
+type Who = 'ours' | 'lprint';
+const NAMES: Record<Who, string> = { ours: 'printproxyd', lprint: 'LPrint' };
+
 /** One Print-Job until its label is at the printer, in ms. */
-async function jobToLabel(emulator: ZplPrinterEmulator, uri: string, file: string): Promise<number> {
-  const before = emulator.jobs().length;
+async function jobToLabel(jobs: Jobs, uri: string, file: string): Promise<number> {
+  const before = jobs().length;
   const started = performance.now();
   await printJob(uri, file);
-  await until('label', () => emulator.jobs().length > before);
+  await until(() => `the label of a job ${uri} accepted (${jobs().length - before} arrived)`, () => jobs().length > before);
   return performance.now() - started;
 }
 
 /** Label bytes the emulator has received on finished connections (a server may send several jobs on one connection). */
-function delivered(emulator: ZplPrinterEmulator): number {
-  return emulator.jobs().reduce((n, job) => n + job.length, 0);
+function delivered(jobs: Jobs): number {
+  return jobs().reduce((n, job) => n + job.length, 0);
 }
 
-/** jobs/s of JOBS Print-Jobs from CONCURRENCY clients, until all their bytes (`jobBytes` each) are out, with the CPU each side used per job. */
-async function throughput(emulator: ZplPrinterEmulator, uri: string, file: string, jobBytes: number, serverPid: number): Promise<{ rate: number; serverCpuMs: number; clientCpuMs: number }> {
-  const before = delivered(emulator);
+/** One throughput round: JOBS Print-Jobs from CONCURRENCY clients, until all their bytes (`jobBytes` each) are out. */
+async function throughput(jobs: Jobs, uri: string, file: string, jobBytes: number, serverPid: number): Promise<{ seconds: number; serverCpuMs: number; clientCpuMs: number }> {
+  const before = delivered(jobs);
   const cpuBefore = { server: cpuMs(serverPid), client: cpuMs('self', true) };
   const started = performance.now();
   let next = 0;
@@ -111,73 +194,116 @@ async function throughput(emulator: ZplPrinterEmulator, uri: string, file: strin
       }
     }),
   );
-  await until(() => `${JOBS} labels from ${uri} (${(delivered(emulator) - before) / jobBytes} arrived)`, () => delivered(emulator) >= before + JOBS * jobBytes);
-  const rate = JOBS / ((performance.now() - started) / 1000);
-  return { rate, serverCpuMs: (cpuMs(serverPid) - cpuBefore.server) / JOBS, clientCpuMs: (cpuMs('self', true) - cpuBefore.client) / JOBS };
+  await until(() => `${JOBS} labels from ${uri} (${(delivered(jobs) - before) / jobBytes} arrived)`, () => delivered(jobs) >= before + JOBS * jobBytes);
+  return { seconds: (performance.now() - started) / 1000, serverCpuMs: cpuMs(serverPid) - cpuBefore.server, clientCpuMs: cpuMs('self', true) - cpuBefore.client };
 }
+
+const p50 = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
 
 /**
  * Both servers on one document, interleaved so that a busy machine weighs on both alike: warm-up, then sequential jobs
- * alternating between them (p50 each), then throughput rounds alternating, LPrint first (best of ROUNDS each).
+ * alternating between them (p50 each), then throughput rounds alternating, LPrint first: jobs/s the best round's, server
+ * CPU per job over all rounds. Each step is printed as it ends.
  */
-async function compare(emulator: ZplPrinterEmulator, uris: { ours: string; lprint: string }, pids: { ours: number; lprint: number }, file: string): Promise<{ ours: Figures; lprint: Figures }> {
-  const times = { ours: [] as number[], lprint: [] as number[] };
+async function compare(jobs: Jobs, uris: Record<Who, string>, pids: Record<Who, number>, file: string): Promise<Record<Who, Figures>> {
+  const times: Record<Who, number[]> = { ours: [], lprint: [] };
   const bytes = { ours: 0, lprint: 0 };
-  for (const who of ['lprint', 'ours'] as const) for (let i = 0; i < 3; i += 1) await jobToLabel(emulator, uris[who], file);
+  enter('warm-up: 3 jobs each');
+  for (const who of ['lprint', 'ours'] as const) for (let i = 0; i < 3; i += 1) await jobToLabel(jobs, uris[who], file);
+  enter(`latency: ${LATENCY_RUNS} sequential jobs each, alternating`);
   for (let i = 0; i < LATENCY_RUNS; i += 1) {
     for (const who of ['lprint', 'ours'] as const) {
-      times[who].push(await jobToLabel(emulator, uris[who], file));
-      bytes[who] = emulator.jobs()[emulator.jobs().length - 1].length;
+      times[who].push(await jobToLabel(jobs, uris[who], file));
+      bytes[who] = jobs()[jobs().length - 1].length;
     }
   }
-  const best = { ours: { rate: 0, serverCpuMs: 0, clientCpuMs: 0 }, lprint: { rate: 0, serverCpuMs: 0, clientCpuMs: 0 } };
-  for (let round = 0; round < ROUNDS; round += 1) {
+  console.log(`    p50 printproxyd ${p50(times.ours).toFixed(1)} ms, LPrint ${p50(times.lprint).toFixed(1)} ms`);
+  const total = { ours: { seconds: 0, best: 0, serverCpuMs: 0, clientCpuMs: 0 }, lprint: { seconds: 0, best: 0, serverCpuMs: 0, clientCpuMs: 0 } };
+  for (let round = 1; round <= ROUNDS; round += 1) {
     for (const who of ['lprint', 'ours'] as const) {
-      const round = await throughput(emulator, uris[who], file, bytes[who], pids[who]);
-      if (round.rate > best[who].rate) best[who] = round;
+      enter(`throughput round ${round} of ${ROUNDS}: ${NAMES[who]}, ${JOBS} jobs from ${CONCURRENCY} clients`);
+      const r = await throughput(jobs, uris[who], file, bytes[who], pids[who]);
+      Object.assign(total[who], { seconds: total[who].seconds + r.seconds, best: Math.max(total[who].best, JOBS / r.seconds), serverCpuMs: total[who].serverCpuMs + r.serverCpuMs, clientCpuMs: total[who].clientCpuMs + r.clientCpuMs });
+      console.log(`    ${(JOBS / r.seconds).toFixed(1)} jobs/s, server CPU ${(r.serverCpuMs / JOBS).toFixed(2)} ms per job`);
     }
   }
-  const p50 = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
-  const figures = (who: 'ours' | 'lprint'): Figures => ({ p50: p50(times[who]), jobsPerSecond: best[who].rate, labelBytes: bytes[who], serverCpuMs: best[who].serverCpuMs, clientCpuMs: best[who].clientCpuMs });
+  const figures = (who: Who): Figures => ({ p50: p50(times[who]), jobsPerSecond: total[who].best, labelBytes: bytes[who], serverCpuMs: total[who].serverCpuMs / (ROUNDS * JOBS), clientCpuMs: total[who].clientCpuMs / (ROUNDS * JOBS) });
   return { ours: figures('ours'), lprint: figures('lprint') };
+}
+
+/** Stops everything the bench started, each step bounded, every step tried; throws the first failure after. */
+async function stopAll(lprint: Lprint | null, ours: DaemonHandle | null, emulator: ZplPrinterEmulator): Promise<void> {
+  const failures: unknown[] = [];
+  const step = (p: Promise<unknown>) => p.catch((err: unknown) => failures.push(err));
+  if (lprint) {
+    // LPrint may sit on a job it cannot finish and ignore SIGTERM: SIGKILL after 3 s
+    lprint.proc.kill('SIGTERM');
+    const stubborn = setTimeout(() => lprint.proc.kill('SIGKILL'), 3000);
+    await step(bounded('LPrint exits after SIGTERM, then SIGKILL', exited(lprint.proc)).finally(() => clearTimeout(stubborn)));
+  }
+  if (ours) {
+    const handle = ours;
+    await step(bounded('printproxyd exits after SIGTERM', handle.stop()).catch((err: unknown) => {
+      handle.proc.kill('SIGKILL');
+      throw err;
+    }));
+  }
+  await step(bounded('the emulator closes', emulator.stop()));
+  if (failures.length > 0) throw failures[0];
 }
 
 async function main(): Promise<void> {
   const dir = tempDir('ipp-share-bench');
-  const files = await labelFiles(dir);
+  enter('making the label files with cupsfilter');
+  const files = await bounded('cupsfilter makes the PWG Raster label', labelFiles(dir));
   const emulator = new ZplPrinterEmulator();
   const emulatorPort = await emulator.start();
-  const lprint = await startLprint(dir, emulatorPort);
-  const ours = await startDaemon({ args: ['--log-level', 'error'] });
-  const added = (await ours.api('POST', '/printers', { body: { connection: { type: 'network', host: '127.0.0.1', port: emulatorPort, protocol: 'tcp' }, content: 'zpl' } })).body.result.content;
-  await ours.api('PATCH', `/printers/${added.path}`, { body: { share: { ipp: true, rawPort: null } } });
-  const oursUri = `ipp://127.0.0.1:${ours.ippPort()}/ipp/print/${added.id}`;
-  console.log(`LPrint: \`lprint server -o server-port=N -o listen-hostname=127.0.0.1 -o server-options=no-web-interface,no-tls\` (DNS-SD off: no system D-Bus), printer added with \`lprint add -d zebra -v socket://127.0.0.1:EMU -m ${LPRINT_DRIVER}\``);
-  console.log(`each job: \`ipptool -f FILE URI print-job.test\`; p50 of ${LATENCY_RUNS} sequential jobs each (Print-Job sent until the label is at the emulator, the two servers alternating); jobs/s: best of ${ROUNDS} rounds of ${JOBS} jobs from ${CONCURRENCY} clients until every label is out (rounds alternating); load average at start ${loadavg()[0].toFixed(1)} on ${availableParallelism()} CPUs`);
-  console.log('| document | printproxyd p50 ms | LPrint p50 ms | p50 ratio | printproxyd jobs/s | LPrint jobs/s | jobs/s ratio | ZPL bytes per label printproxyd / LPrint | server CPU ms per job printproxyd / LPrint | ipptool CPU ms per job |');
-  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  const jobs = jobCounter(emulator);
+  let lprint: Lprint | null = null;
+  let ours: DaemonHandle | null = null;
+  const watchdog = setTimeout(() => {
+    console.error(`the bench did not finish within ${RUN_LIMIT_MS / 60_000} min; it was at: ${phase}`);
+    lprint?.proc.kill('SIGKILL');
+    ours?.proc.kill('SIGKILL');
+    process.exit(1);
+  }, RUN_LIMIT_MS);
+  watchdog.unref();
+  const results: string[] = [];
   const floors: string[] = [];
   try {
+    enter('starting LPrint');
+    lprint = await startLprint(dir, emulatorPort);
+    enter('starting printproxyd');
+    ours = await startDaemon({ args: ['--log-level', 'error'] });
+    const added = (await bounded('POST /printers', ours.api('POST', '/printers', { body: { connection: { type: 'network', host: '127.0.0.1', port: emulatorPort, protocol: 'tcp' }, content: 'zpl' } }))).body.result.content;
+    await bounded('PATCH /printers (share.ipp)', ours.api('PATCH', `/printers/${added.path}`, { body: { share: { ipp: true, rawPort: null } } }));
+    const uris = { ours: `ipp://127.0.0.1:${ours.ippPort()}/ipp/print/${added.id}`, lprint: lprint.uri };
+    const pids = { ours: ours.proc.pid!, lprint: lprint.proc.pid! };
+    console.log(`LPrint: \`lprint server -o server-port=N -o listen-hostname=127.0.0.1 -o server-options=no-web-interface,no-tls\` as nobody (DNS-SD off: no system D-Bus), printer added with \`lprint add -d zebra -v socket://127.0.0.1:EMU -m ${LPRINT_DRIVER}\``);
+    console.log(`each job: \`ipptool -f FILE URI print-job.test\`; p50 of ${LATENCY_RUNS} sequential jobs each (Print-Job sent until the label is at the emulator, the two servers alternating); jobs/s: best of ${ROUNDS} rounds of ${JOBS} jobs from ${CONCURRENCY} clients until every label is out (rounds alternating); server CPU per job: utime+stime of each server process from /proc over all ${ROUNDS} rounds; load average at start ${loadavg()[0].toFixed(1)} on ${availableParallelism()} CPUs`);
     for (const [name, file] of [['4x6 PNG 203 dpi grey', files.png], ['4x6 PWG Raster 203 dpi sgray_8', files.pwg]] as const) {
-      const { ours: mine, lprint: theirs } = await compare(emulator, { ours: oursUri, lprint: lprint.uri }, { ours: ours.proc.pid!, lprint: lprint.proc.pid! }, file);
+      console.log(`${name}:`);
+      const { ours: mine, lprint: theirs } = await compare(jobs, uris, pids, file);
       const client = (mine.clientCpuMs + theirs.clientCpuMs) / 2;
-      console.log(
-        `| ${name} | ${mine.p50.toFixed(1)} | ${theirs.p50.toFixed(1)} | ${(theirs.p50 / mine.p50).toFixed(2)}x faster | ${mine.jobsPerSecond.toFixed(1)} | ${theirs.jobsPerSecond.toFixed(1)} | ${(mine.jobsPerSecond / theirs.jobsPerSecond).toFixed(2)}x | ${mine.labelBytes} / ${theirs.labelBytes} | ${mine.serverCpuMs.toFixed(1)} / ${theirs.serverCpuMs.toFixed(1)} | ${client.toFixed(1)} |`,
+      results.push(
+        `| ${name} | ${mine.p50.toFixed(1)} | ${theirs.p50.toFixed(1)} | ${(theirs.p50 / mine.p50).toFixed(2)}x | ${mine.serverCpuMs.toFixed(2)} | ${theirs.serverCpuMs.toFixed(2)} | ${(mine.serverCpuMs / theirs.serverCpuMs).toFixed(2)}x | ${mine.jobsPerSecond.toFixed(1)} | ${theirs.jobsPerSecond.toFixed(1)} | ${(mine.jobsPerSecond / theirs.jobsPerSecond).toFixed(2)}x | ${mine.labelBytes} / ${theirs.labelBytes} | ${client.toFixed(1)} |`,
       );
       // what 3x LPrint's rate would cost in CPU, with our server's cost and the clients' as measured, against the machine
       const needed = ((3 * theirs.jobsPerSecond) * (client + mine.serverCpuMs)) / 1000;
       floors.push(`${name}: 3x LPrint is ${(3 * theirs.jobsPerSecond).toFixed(1)} jobs/s, which needs ${needed.toFixed(2)} CPU-s per s (ipptool ${client.toFixed(1)} ms + printproxyd ${mine.serverCpuMs.toFixed(1)} ms a job) of the ${availableParallelism()} CPUs; a free server would still need ${((3 * theirs.jobsPerSecond * client) / 1000).toFixed(2)}`);
     }
+    console.log('| document | printproxyd p50 ms | LPrint p50 ms | LPrint / printproxyd p50 | printproxyd server CPU ms per job | LPrint server CPU ms per job | printproxyd / LPrint CPU | printproxyd jobs/s | LPrint jobs/s | jobs/s ratio | ZPL bytes per label printproxyd / LPrint | ipptool CPU ms per job |');
+    console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+    for (const line of results) console.log(line);
     for (const line of floors) console.log(line);
+    console.log(`load average at the end ${loadavg()[0].toFixed(1)}`);
+  } catch (err) {
+    const died = lprint?.exit();
+    throw died ? new Error(`${(err as Error).message}\n${died}`) : err;
   } finally {
-    // LPrint may sit on a job it cannot finish and ignore SIGTERM: SIGKILL after 3 s
-    const exited = new Promise((resolve) => lprint.proc.once('exit', resolve));
-    lprint.proc.kill('SIGTERM');
-    const stubborn = setTimeout(() => lprint.proc.kill('SIGKILL'), 3000);
-    await exited;
-    clearTimeout(stubborn);
-    await ours.stop();
-    await emulator.stop();
+    enter('stopping');
+    await stopAll(lprint, ours, emulator);
+    clearTimeout(watchdog);
   }
 }
 

@@ -69,9 +69,23 @@ export function drawImage(canvas: GreySource, image: GreyImage, place: PagePlace
   const x0 = Math.max(0, place.x);
   const x1 = Math.min(canvas.width, place.x + place.width);
   const y1 = Math.min(canvas.height, place.y + place.height);
+  if (place.rotate === 0 && place.width === source.width) {
+    copyRows(canvas, px, ys, place, x0, x1, y1);
+    return;
+  }
   for (let y = Math.max(0, place.y); y < y1; y += 1) {
     const row = ys[y - place.y];
     const out = canvas.offset + y * canvas.stride;
     for (let x = x0; x < x1; x += 1) canvas.src[out + x] = px[xs[x - place.x] + row];
+  }
+}
+
+/** Unrotated at one pixel per dot across: each canvas row is a slice of a picture row (`ys` its offsets), copied whole. */
+function copyRows(canvas: GreySource, px: Uint8Array, ys: Int32Array, place: PagePlacement, x0: number, x1: number, y1: number): void {
+  if (x1 <= x0) return;
+  const from = x0 - place.x;
+  for (let y = Math.max(0, place.y); y < y1; y += 1) {
+    const row = ys[y - place.y] + from;
+    canvas.src.set(px.subarray(row, row + x1 - x0), canvas.offset + y * canvas.stride + x0);
   }
 }

@@ -36,58 +36,70 @@ export function filteredSize(passes: PngPass[]): number {
   return passes.reduce((n, p) => n + p.height * (1 + p.rowBytes), 0);
 }
 
-/** Undoes the row filters of every pass from the inflated `data` into `pass.rows`; throws on an unknown filter type. */
+/**
+ * Undoes the row filters of every pass in place: `data` (the inflated stream) ends up holding the unfiltered rows
+ * packed without their filter bytes, each `pass.rows` a view of it. Throws on an unknown filter type.
+ */
 export function unfilter(data: Uint8Array, passes: PngPass[], header: PngHeader): void {
   const bpp = Math.max(1, (CHANNELS[header.colorType] * header.bitDepth) >> 3);
+  // a row is written at or before where its filtered bytes were read, so each output byte lands on input already consumed
+  const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
   let at = 0;
+  let out = 0;
   for (const pass of passes) {
     const rb = pass.rowBytes;
-    const rows = new Uint8Array(rb * pass.height);
-    for (let y = 0; y < pass.height; y += 1, at += 1 + rb) {
-      const filter = data[at];
+    const start = out;
+    for (let y = 0; y < pass.height; y += 1, at += 1 + rb, out += rb) {
+      const filter = bytes[at];
       if (filter > 4) throw new DeviceError('RENDER_FAILED', `PNG could not be decoded: unknown row filter type ${filter}`);
-      unfilterRow(filter, data, at + 1, rows, y * rb, y > 0 ? (y - 1) * rb : -1, rb, bpp);
+      unfilterRow(filter, bytes, at + 1, out, y > 0 ? out - rb : -1, rb, bpp);
     }
-    pass.rows = rows;
+    pass.rows = bytes.subarray(start, out);
   }
 }
 
-/** One row: `src[s..s+rb)` filtered with `filter` into `out[o..o+rb)`, the row above at `out[u..]` (`u` < 0: none). */
-function unfilterRow(filter: number, src: Uint8Array, s: number, out: Uint8Array, o: number, u: number, rb: number, bpp: number): void {
+/** One row, in place: `b[s..s+rb)` filtered with `filter` into `b[o..o+rb)` (`o` ≤ `s`), the row above at `b[u..]` (`u` < 0: none). */
+function unfilterRow(filter: number, b: Uint8Array, s: number, o: number, u: number, rb: number, bpp: number): void {
   const first = Math.min(bpp, rb);
   switch (filter) {
     case 0:
-      out.set(src.subarray(s, s + rb), o);
+      b.copyWithin(o, s, s + rb);
       return;
     case 1:
-      for (let i = 0; i < first; i += 1) out[o + i] = src[s + i];
-      for (let i = first; i < rb; i += 1) out[o + i] = src[s + i] + out[o + i - bpp];
+      for (let i = 0; i < first; i += 1) b[o + i] = b[s + i];
+      for (let i = first; i < rb; i += 1) b[o + i] = b[s + i] + b[o + i - bpp];
       return;
     case 2:
-      if (u < 0) out.set(src.subarray(s, s + rb), o);
-      else for (let i = 0; i < rb; i += 1) out[o + i] = src[s + i] + out[u + i];
+      if (u < 0) b.copyWithin(o, s, s + rb);
+      else for (let i = 0; i < rb; i += 1) b[o + i] = b[s + i] + b[u + i];
       return;
     case 3:
       if (u < 0) {
-        for (let i = 0; i < first; i += 1) out[o + i] = src[s + i];
-        for (let i = first; i < rb; i += 1) out[o + i] = src[s + i] + (out[o + i - bpp] >> 1);
+        for (let i = 0; i < first; i += 1) b[o + i] = b[s + i];
+        for (let i = first; i < rb; i += 1) b[o + i] = b[s + i] + (b[o + i - bpp] >> 1);
       } else {
-        for (let i = 0; i < first; i += 1) out[o + i] = src[s + i] + (out[u + i] >> 1);
-        for (let i = first; i < rb; i += 1) out[o + i] = src[s + i] + ((out[o + i - bpp] + out[u + i]) >> 1);
+        for (let i = 0; i < first; i += 1) b[o + i] = b[s + i] + (b[u + i] >> 1);
+        for (let i = first; i < rb; i += 1) b[o + i] = b[s + i] + ((b[o + i - bpp] + b[u + i]) >> 1);
       }
       return;
     default:
       // Paeth; with no row above it is the same as Sub
-      if (u < 0) return unfilterRow(1, src, s, out, o, u, rb, bpp);
-      for (let i = 0; i < first; i += 1) out[o + i] = src[s + i] + out[u + i];
-      for (let i = first; i < rb; i += 1) {
-        const a = out[o + i - bpp];
-        const b = out[u + i];
-        const c = out[u + i - bpp];
-        const pa = Math.abs(b - c);
-        const pb = Math.abs(a - c);
-        const pc = Math.abs(a + b - 2 * c);
-        out[o + i] = src[s + i] + (pa <= pb && pa <= pc ? a : pb <= pc ? b : c);
-      }
+      if (u < 0) return unfilterRow(1, b, s, o, u, rb, bpp);
+      unpaeth(b, s, o, u, rb, bpp, first);
+  }
+}
+
+/** The Paeth filter undone in place (a row above exists): predictor of left `a`, above `b`, upper left `c`. */
+function unpaeth(bytes: Uint8Array, s: number, o: number, u: number, rb: number, bpp: number, first: number): void {
+  for (let i = 0; i < first; i += 1) bytes[o + i] = bytes[s + i] + bytes[u + i];
+  for (let i = first; i < rb; i += 1) {
+    const a = bytes[o + i - bpp];
+    const b = bytes[u + i];
+    const c = bytes[u + i - bpp];
+    const p = a + b - c;
+    const pa = p > a ? p - a : a - p;
+    const pb = p > b ? p - b : b - p;
+    const pc = p > c ? p - c : c - p;
+    bytes[o + i] = bytes[s + i] + (pa <= pb && pa <= pc ? a : pb <= pc ? b : c);
   }
 }
