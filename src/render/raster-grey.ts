@@ -23,6 +23,10 @@ export function lineToGrey(line: Uint8Array, px: RasterPixels, out: Uint8Array, 
     for (let x = 0; x < width; x += 1) out[offset + x] = line[x >> 3] & (0x80 >> (x & 7)) ? setIs : 255 - setIs;
     return;
   }
+  if (px.bitsPerColor === 8 && px.colour === 'white') {
+    out.set(line.subarray(0, width), offset);
+    return;
+  }
   const step = px.bitsPerColor >> 3; // bytes per colour; the first (most significant) byte of 16-bit colours is used
   const stride = step * px.colors;
   for (let x = 0, p = 0; x < width; x += 1, p += stride) out[offset + x] = greyOf(line, p, step, px.colour);

@@ -43,7 +43,8 @@ function decodeOneLine(format: string, cursor: RasterCursor, line: Uint8Array, b
       // one pixel, repeated code + 1 times
       const n = Math.min((code + 1) * bpp, line.length - x);
       if (cursor.pos + bpp > bytes.length) rasterFail(format, 'a run ends early');
-      for (let i = 0; i < n; i += 1) line[x + i] = bytes[cursor.pos + (i % bpp)];
+      if (bpp === 1) line.fill(bytes[cursor.pos], x, x + n);
+      else for (let i = 0; i < n; i += 1) line[x + i] = bytes[cursor.pos + (i % bpp)];
       cursor.pos += bpp;
       x += n;
     } else {
