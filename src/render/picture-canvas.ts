@@ -18,11 +18,17 @@ export class PictureCanvas {
 
   /** The page bitmap of `image` drawn at `layout`; valid until the next call. */
   draw(image: GreyImage, layout: PageLayout, dither: boolean): MonoBitmap {
-    const grey = this.blankCanvas(layout.canvas.widthDots, layout.canvas.heightDots);
-    drawImage(grey, image, layout.place, dither);
+    const grey = coversCanvas(image, layout, dither) ? asGreySource(image) : this.drawn(image, layout, dither);
     const mono = toMono(grey, dither, this.monoBuffer);
     if (mono.data.length > (this.monoBuffer?.length ?? 0)) this.monoBuffer = mono.data;
     return mono;
+  }
+
+  /** The picture drawn on a white canvas at the layout's placement. */
+  private drawn(image: GreyImage, layout: PageLayout, dither: boolean): GreySource {
+    const grey = this.blankCanvas(layout.canvas.widthDots, layout.canvas.heightDots);
+    drawImage(grey, image, layout.place, dither);
+    return grey;
   }
 
   /** A white canvas with 4-byte aligned rows (the threshold's word path). */
@@ -34,4 +40,16 @@ export class PictureCanvas {
     src.fill(255);
     return { src, offset: 0, stride, width, height };
   }
+}
+
+/** True when the picture is the canvas dot for dot (unrotated, unscaled, at 0,0, the same size) and is thresholded: drawing would copy it as it is. */
+function coversCanvas(image: GreyImage, layout: PageLayout, dither: boolean): boolean {
+  const { canvas, place } = layout;
+  const exact = place.rotate === 0 && place.x === 0 && place.y === 0 && place.width === image.width && place.height === image.height;
+  return !dither && exact && canvas.widthDots === image.width && canvas.heightDots === image.height;
+}
+
+/** The picture's own pixels as the grey block to threshold. */
+function asGreySource(image: GreyImage): GreySource {
+  return { src: image.pixels, offset: 0, stride: image.width, width: image.width, height: image.height };
 }
