@@ -3,7 +3,7 @@
 // Run as root: node --import tsx bench/ipp-share.ts [jobs-per-throughput-round]
 // Every wait is bounded and names what it waited for; the whole run is bounded by RUN_LIMIT_MS.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +18,8 @@ import { freePort } from '../test/fixtures/ipp-everywhere';
 import { cpuMs } from './process-cpu';
 
 const JOBS = Number(process.argv[2] ?? 40);
-const LATENCY_RUNS = 15;
+/** Jobs of a sequential round (the issue's rounds of 25). */
+const SEQUENTIAL = 25;
 const CONCURRENCY = 4;
 const ROUNDS = 3;
 const LPRINT_DRIVER = 'zpl_4inch-203dpi-dt';
@@ -28,8 +29,6 @@ const JOB_LIMIT_MS = 60_000;
 const STEP_LIMIT_MS = 60_000;
 /** The whole bench (ms): past it, it says in which phase it was and exits 1. */
 const RUN_LIMIT_MS = 20 * 60_000;
-/** The user LPrint runs as (nobody): its control socket is then `$TMPDIR/lprint65534.sock` in this run's folder, not root's shared `/run/lprint.sock`. */
-const LPRINT_UID = 65534;
 
 let phase = 'starting';
 /** Says what the bench is doing now (printed, and named by the run's watchdog). */
@@ -84,6 +83,9 @@ async function labelFiles(dir: string): Promise<{ png: string; pwg: string }> {
   return { png: join(dir, 'label.png'), pwg: join(dir, 'label.pwg') };
 }
 
+/** LPrints started so far: each gets a fresh folder (a new one must not load the state of one that crashed). */
+let lprintStarts = 0;
+
 /** A running LPrint: its printer URI, its process, its log file, and why it exited when it did. */
 interface Lprint {
   uri: string;
@@ -94,26 +96,28 @@ interface Lprint {
 
 /**
  * LPrint 1.1 as its own server: loopback, a free port, no web interface, no TLS; DNS-SD off (no D-Bus system bus to
- * reach avahi). It runs as nobody with its own HOME and TMPDIR, so its control socket is this run's alone: as root
- * every LPrint (Debian's lprint.service, another run) binds /run/lprint.sock, and `lprint add` reaches the last one.
+ * reach avahi), HOME and TMPDIR in a fresh folder of this run. As root its control socket is /run/lprint.sock whatever
+ * TMPDIR says, so no other LPrint (Debian's lprint.service, another run) may run meanwhile: `lprint add` reaches the
+ * one that bound it last. (Run as nobody, with the socket in TMPDIR, it crashed on nearly every concurrent round.)
  */
 async function startLprint(dir: string, emulatorPort: number): Promise<Lprint> {
-  const home = join(dir, 'lprint');
+  lprintStarts += 1;
+  const home = join(dir, `lprint-${lprintStarts}`);
   mkdirSync(join(home, 'spool'), { recursive: true });
-  chmodSync(dir, 0o755);
-  chownSync(home, LPRINT_UID, LPRINT_UID);
-  chownSync(join(home, 'spool'), LPRINT_UID, LPRINT_UID);
   const port = await freePort();
   const log = join(home, 'lprint.log');
   const env = { ...process.env, HOME: home, TMPDIR: home, DBUS_SYSTEM_BUS_ADDRESS: 'unix:path=/nonexistent' };
-  const asLprint = ['--reuid', String(LPRINT_UID), '--regid', String(LPRINT_UID), '--clear-groups', 'lprint'];
-  const args = [...asLprint, 'server', '-o', `server-port=${port}`, '-o', 'listen-hostname=127.0.0.1', '-o', 'log-level=error', '-o', `log-file=${log}`, '-o', `spool-directory=${join(home, 'spool')}`, '-o', 'server-options=no-web-interface,no-tls'];
-  const proc = spawn('setpriv', args, { env, stdio: 'ignore' });
+  const args = ['server', '-o', `server-port=${port}`, '-o', 'listen-hostname=127.0.0.1', '-o', 'log-level=error', '-o', `log-file=${log}`, '-o', `spool-directory=${join(home, 'spool')}`, '-o', 'server-options=no-web-interface,no-tls'];
+  const proc = spawn('lprint', args, { env, stdio: 'ignore' });
   let why: string | null = null;
   proc.once('exit', (code, signal) => (why = `LPrint exited (${code ?? signal}); its log: ${tail(log)}`));
   await until(() => why ?? 'LPrint listens', () => why !== null || new Promise((resolve) => net.connect(port, '127.0.0.1').on('connect', function (this: net.Socket) { this.destroy(); resolve(true); }).on('error', () => resolve(false))), 10_000);
   if (why) throw new Error(why);
-  await exec('setpriv', [...asLprint, 'add', '-d', 'zebra', '-v', `socket://127.0.0.1:${emulatorPort}`, '-m', LPRINT_DRIVER], env);
+  await exec('lprint', ['add', '-d', 'zebra', '-v', `socket://127.0.0.1:${emulatorPort}`, '-m', LPRINT_DRIVER], env).catch(async (err: unknown) => {
+    proc.kill('SIGKILL');
+    await bounded('LPrint exits after SIGKILL', exited(proc));
+    throw err;
+  });
   return { uri: `ipp://127.0.0.1:${port}/ipp/print/zebra`, proc, log, exit: () => why };
 }
 
@@ -155,9 +159,9 @@ interface Figures {
   p50: number;
   jobsPerSecond: number;
   labelBytes: number;
-  /** CPU ms per job of the server's process (threads included) over every throughput round. */
+  /** CPU ms per job of the server's process (threads included) over every sequential round. */
   serverCpuMs: number;
-  /** CPU ms per job of the ipptool processes (this process's reaped children) over those rounds. */
+  /** CPU ms per job of the ipptool processes (this process's reaped children) in a throughput round. */
   clientCpuMs: number;
 }
 
@@ -200,39 +204,105 @@ async function throughput(jobs: Jobs, uri: string, file: string, jobBytes: numbe
 
 const p50 = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
 
+/** One latency round: SEQUENTIAL jobs one after the other, each until its label is out; their times and the server's CPU ms. */
+async function sequentialRound(jobs: Jobs, uri: string, file: string, serverPid: number): Promise<{ times: number[]; serverCpuMs: number }> {
+  const before = cpuMs(serverPid);
+  const times: number[] = [];
+  for (let i = 0; i < SEQUENTIAL; i += 1) times.push(await jobToLabel(jobs, uri, file));
+  return { times, serverCpuMs: cpuMs(serverPid) - before };
+}
+
 /**
- * Both servers on one document, interleaved so that a busy machine weighs on both alike: warm-up, then sequential jobs
- * alternating between them (p50 each), then throughput rounds alternating, LPrint first: jobs/s the best round's, server
- * CPU per job over all rounds. Each step is printed as it ends.
+ * Both servers on one document, interleaved so that a busy machine weighs on both alike: warm-up, then ROUNDS rounds
+ * of SEQUENTIAL jobs one at a time, alternating (p50 over all, and server CPU per job over all, from /proc), then
+ * concurrent throughput rounds alternating, LPrint first (best round's jobs/s). Each round is printed as it ends.
  */
-async function compare(jobs: Jobs, uris: Record<Who, string>, pids: Record<Who, number>, file: string): Promise<Record<Who, Figures>> {
+async function compare(jobs: Jobs, servers: Servers, file: string): Promise<Record<Who, Figures>> {
+  const { uris, pids } = servers;
   const times: Record<Who, number[]> = { ours: [], lprint: [] };
-  const bytes = { ours: 0, lprint: 0 };
+  const cpu = { ours: 0, lprint: 0 };
   enter('warm-up: 3 jobs each');
-  for (const who of ['lprint', 'ours'] as const) for (let i = 0; i < 3; i += 1) await jobToLabel(jobs, uris[who], file);
-  enter(`latency: ${LATENCY_RUNS} sequential jobs each, alternating`);
-  for (let i = 0; i < LATENCY_RUNS; i += 1) {
+  for (const who of ['lprint', 'ours'] as const) for (let i = 0; i < 3; i += 1) await servers.attempt(who, () => jobToLabel(jobs, uris[who], file));
+  const bytes = { ours: 0, lprint: 0 };
+  for (let round = 1; round <= ROUNDS; round += 1) {
     for (const who of ['lprint', 'ours'] as const) {
-      times[who].push(await jobToLabel(jobs, uris[who], file));
+      enter(`sequential round ${round} of ${ROUNDS}: ${NAMES[who]}, ${SEQUENTIAL} jobs one at a time`);
+      const r = await servers.attempt(who, () => sequentialRound(jobs, uris[who], file, pids[who]));
+      times[who].push(...r.times);
+      cpu[who] += r.serverCpuMs;
       bytes[who] = jobs()[jobs().length - 1].length;
+      console.log(`    p50 ${p50(r.times).toFixed(1)} ms, server CPU ${(r.serverCpuMs / SEQUENTIAL).toFixed(2)} ms per job`);
     }
   }
-  console.log(`    p50 printproxyd ${p50(times.ours).toFixed(1)} ms, LPrint ${p50(times.lprint).toFixed(1)} ms`);
-  const total = { ours: { seconds: 0, best: 0, serverCpuMs: 0, clientCpuMs: 0 }, lprint: { seconds: 0, best: 0, serverCpuMs: 0, clientCpuMs: 0 } };
+  const best = { ours: Number.NaN, lprint: Number.NaN };
+  const client = { ours: 0, lprint: 0 };
   for (let round = 1; round <= ROUNDS; round += 1) {
     for (const who of ['lprint', 'ours'] as const) {
       enter(`throughput round ${round} of ${ROUNDS}: ${NAMES[who]}, ${JOBS} jobs from ${CONCURRENCY} clients`);
-      const r = await throughput(jobs, uris[who], file, bytes[who], pids[who]);
-      Object.assign(total[who], { seconds: total[who].seconds + r.seconds, best: Math.max(total[who].best, JOBS / r.seconds), serverCpuMs: total[who].serverCpuMs + r.serverCpuMs, clientCpuMs: total[who].clientCpuMs + r.clientCpuMs });
+      const r = await servers.attempt(who, () => throughput(jobs, uris[who], file, bytes[who], pids[who])).catch((err: unknown) => {
+        if (who === 'ours') throw err;
+        console.log(`    LPrint gave no figure: ${(err as Error).message.split('\n')[0]}`);
+        return null;
+      });
+      if (!r) continue;
+      best[who] = Math.max(Number.isNaN(best[who]) ? 0 : best[who], JOBS / r.seconds);
+      client[who] = r.clientCpuMs / JOBS;
       console.log(`    ${(JOBS / r.seconds).toFixed(1)} jobs/s, server CPU ${(r.serverCpuMs / JOBS).toFixed(2)} ms per job`);
     }
   }
-  const figures = (who: Who): Figures => ({ p50: p50(times[who]), jobsPerSecond: total[who].best, labelBytes: bytes[who], serverCpuMs: total[who].serverCpuMs / (ROUNDS * JOBS), clientCpuMs: total[who].clientCpuMs / (ROUNDS * JOBS) });
+  const figures = (who: Who): Figures => ({ p50: p50(times[who]), jobsPerSecond: best[who], labelBytes: bytes[who], serverCpuMs: cpu[who] / (ROUNDS * SEQUENTIAL), clientCpuMs: client[who] });
   return { ours: figures('ours'), lprint: figures('lprint') };
 }
 
+/** How many times one step is run again after LPrint crashed in it. */
+const LPRINT_RESTARTS = 3;
+
+/** The two servers under test: URIs and pids (LPrint's change when it is started again), and a step run with that restart. */
+interface Servers {
+  uris: Record<Who, string>;
+  pids: Record<Who, number>;
+  /** Runs `step` against `who`: LPrint is started again first when it is down, and after a crash in the step, which then runs again (a few times). */
+  attempt<T>(who: Who, step: () => Promise<T>): Promise<T>;
+  /** LPrint crashes seen so far. */
+  crashes(): number;
+}
+
+/**
+ * LPrint 1.1 crashes under concurrent Print-Jobs (SIGSEGV, dmesg: `segfault at 10` right after papplJobGetData()
+ * returned NULL in its ZPL raster callback); the bench used to wait on it forever. It now starts LPrint again (a fresh
+ * one: new folder, printer added again), says so, and runs the step again from its start.
+ */
+function servers(start: () => Promise<Lprint>, current: () => Lprint, ours: { uri: string; pid: number }): Servers {
+  let crashes = 0;
+  const s: Servers = {
+    uris: { ours: ours.uri, lprint: current().uri },
+    pids: { ours: ours.pid, lprint: current().proc.pid! },
+    async attempt<T>(who: Who, step: () => Promise<T>): Promise<T> {
+      for (let tries = 0; ; tries += 1) {
+        if (who === 'lprint' && current().exit()) await restart();
+        try {
+          return await step();
+        } catch (err) {
+          const died = who === 'lprint' ? current().exit() : null;
+          if (!died) throw err;
+          crashes += 1;
+          console.log(`    ${died.split('\n')[0]} during "${phase}" (crash ${crashes}); ${tries < LPRINT_RESTARTS ? 'started again, step run again' : 'step given up'}`);
+          if (tries >= LPRINT_RESTARTS) throw err;
+        }
+      }
+    },
+    crashes: () => crashes,
+  };
+  async function restart(): Promise<void> {
+    const again = await start();
+    s.uris.lprint = again.uri;
+    s.pids.lprint = again.proc.pid!;
+  }
+  return s;
+}
+
 /** Stops everything the bench started, each step bounded, every step tried; throws the first failure after. */
-async function stopAll(lprint: Lprint | null, ours: DaemonHandle | null, emulator: ZplPrinterEmulator): Promise<void> {
+async function stopAll(lprint: Lprint | null, ours: DaemonHandle | null, emulator: ZplPrinterEmulator | null): Promise<void> {
   const failures: unknown[] = [];
   const step = (p: Promise<unknown>) => p.catch((err: unknown) => failures.push(err));
   if (lprint) {
@@ -248,7 +318,7 @@ async function stopAll(lprint: Lprint | null, ours: DaemonHandle | null, emulato
       throw err;
     }));
   }
-  await step(bounded('the emulator closes', emulator.stop()));
+  if (emulator) await step(bounded('the emulator closes', emulator.stop()));
   if (failures.length > 0) throw failures[0];
 }
 
@@ -277,26 +347,33 @@ async function main(): Promise<void> {
     ours = await startDaemon({ args: ['--log-level', 'error'] });
     const added = (await bounded('POST /printers', ours.api('POST', '/printers', { body: { connection: { type: 'network', host: '127.0.0.1', port: emulatorPort, protocol: 'tcp' }, content: 'zpl' } }))).body.result.content;
     await bounded('PATCH /printers (share.ipp)', ours.api('PATCH', `/printers/${added.path}`, { body: { share: { ipp: true, rawPort: null } } }));
-    const uris = { ours: `ipp://127.0.0.1:${ours.ippPort()}/ipp/print/${added.id}`, lprint: lprint.uri };
-    const pids = { ours: ours.proc.pid!, lprint: lprint.proc.pid! };
-    console.log(`LPrint: \`lprint server -o server-port=N -o listen-hostname=127.0.0.1 -o server-options=no-web-interface,no-tls\` as nobody (DNS-SD off: no system D-Bus), printer added with \`lprint add -d zebra -v socket://127.0.0.1:EMU -m ${LPRINT_DRIVER}\``);
-    console.log(`each job: \`ipptool -f FILE URI print-job.test\`; p50 of ${LATENCY_RUNS} sequential jobs each (Print-Job sent until the label is at the emulator, the two servers alternating); jobs/s: best of ${ROUNDS} rounds of ${JOBS} jobs from ${CONCURRENCY} clients until every label is out (rounds alternating); server CPU per job: utime+stime of each server process from /proc over all ${ROUNDS} rounds; load average at start ${loadavg()[0].toFixed(1)} on ${availableParallelism()} CPUs`);
+    const both = servers(
+      async () => {
+        await stopAll(lprint, null, null);
+        lprint = await startLprint(dir, emulatorPort);
+        return lprint;
+      },
+      () => lprint!,
+      { uri: `ipp://127.0.0.1:${ours.ippPort()}/ipp/print/${added.id}`, pid: ours.proc.pid! },
+    );
+    console.log(`LPrint: \`lprint server -o server-port=N -o listen-hostname=127.0.0.1 -o server-options=no-web-interface,no-tls\` (DNS-SD off: no system D-Bus), printer added with \`lprint add -d zebra -v socket://127.0.0.1:EMU -m ${LPRINT_DRIVER}\``);
+    console.log(`each job: \`ipptool -f FILE URI print-job.test\`; p50 and server CPU per job (utime+stime of each server process from /proc) over ${ROUNDS} alternating rounds of ${SEQUENTIAL} jobs one at a time (Print-Job sent until the label is at the emulator); jobs/s: best of ${ROUNDS} rounds of ${JOBS} jobs from ${CONCURRENCY} clients until every label is out (rounds alternating; LPrint crashes in them, restarted at most ${LPRINT_RESTARTS} times); load average at start ${loadavg()[0].toFixed(1)} on ${availableParallelism()} CPUs`);
     for (const [name, file] of [['4x6 PNG 203 dpi grey', files.png], ['4x6 PWG Raster 203 dpi sgray_8', files.pwg]] as const) {
       console.log(`${name}:`);
-      const { ours: mine, lprint: theirs } = await compare(jobs, uris, pids, file);
+      const { ours: mine, lprint: theirs } = await compare(jobs, both, file);
       const client = (mine.clientCpuMs + theirs.clientCpuMs) / 2;
       results.push(
         `| ${name} | ${mine.p50.toFixed(1)} | ${theirs.p50.toFixed(1)} | ${(theirs.p50 / mine.p50).toFixed(2)}x | ${mine.serverCpuMs.toFixed(2)} | ${theirs.serverCpuMs.toFixed(2)} | ${(mine.serverCpuMs / theirs.serverCpuMs).toFixed(2)}x | ${mine.jobsPerSecond.toFixed(1)} | ${theirs.jobsPerSecond.toFixed(1)} | ${(mine.jobsPerSecond / theirs.jobsPerSecond).toFixed(2)}x | ${mine.labelBytes} / ${theirs.labelBytes} | ${client.toFixed(1)} |`,
       );
       // what 3x LPrint's rate would cost in CPU, with our server's cost and the clients' as measured, against the machine
       const needed = ((3 * theirs.jobsPerSecond) * (client + mine.serverCpuMs)) / 1000;
-      floors.push(`${name}: 3x LPrint is ${(3 * theirs.jobsPerSecond).toFixed(1)} jobs/s, which needs ${needed.toFixed(2)} CPU-s per s (ipptool ${client.toFixed(1)} ms + printproxyd ${mine.serverCpuMs.toFixed(1)} ms a job) of the ${availableParallelism()} CPUs; a free server would still need ${((3 * theirs.jobsPerSecond * client) / 1000).toFixed(2)}`);
+      if (Number.isFinite(theirs.jobsPerSecond)) floors.push(`${name}: 3x LPrint is ${(3 * theirs.jobsPerSecond).toFixed(1)} jobs/s, which needs ${needed.toFixed(2)} CPU-s per s (ipptool ${client.toFixed(1)} ms + printproxyd ${mine.serverCpuMs.toFixed(1)} ms a job) of the ${availableParallelism()} CPUs; a free server would still need ${((3 * theirs.jobsPerSecond * client) / 1000).toFixed(2)}`);
     }
     console.log('| document | printproxyd p50 ms | LPrint p50 ms | LPrint / printproxyd p50 | printproxyd server CPU ms per job | LPrint server CPU ms per job | printproxyd / LPrint CPU | printproxyd jobs/s | LPrint jobs/s | jobs/s ratio | ZPL bytes per label printproxyd / LPrint | ipptool CPU ms per job |');
     console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
     for (const line of results) console.log(line);
     for (const line of floors) console.log(line);
-    console.log(`load average at the end ${loadavg()[0].toFixed(1)}`);
+    console.log(`LPrint crashes (restarted): ${both.crashes()}; load average at the end ${loadavg()[0].toFixed(1)}`);
   } catch (err) {
     const died = lprint?.exit();
     throw died ? new Error(`${(err as Error).message}\n${died}`) : err;
