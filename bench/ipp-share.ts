@@ -1,6 +1,7 @@
 // A shared label printer over IPP: printproxyd against LPrint 1.1 (Debian's `lprint`, on PAPPL), both in front of the
 // same ZPL printer emulator, on the same 4x6 in label as PNG and as PWG Raster, each job one `ipptool` Print-Job.
 // Run as root: node --import tsx bench/ipp-share.ts [jobs-per-throughput-round]
+// IPP_SHARE_BEFORE=/path/to/another/checkout adds that tree's printproxyd as a third server taking turns (before / after).
 // Every wait is bounded and names what it waited for; the whole run is bounded by RUN_LIMIT_MS.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -167,8 +168,12 @@ interface Figures {
 
 /** The jobs at the emulator so far (each a finished connection's payload). */
 type Jobs = () => Buffer[];
-type Who = 'ours' | 'lprint';
-const NAMES: Record<Who, string> = { ours: 'printproxyd', lprint: 'LPrint' };
+type Who = 'ours' | 'lprint' | 'before';
+const NAMES: Record<Who, string> = { ours: 'printproxyd', lprint: 'LPrint', before: 'printproxyd before' };
+/** Another printproxyd tree (a checkout with node_modules) to run as a third server taking turns with the two: before / after in one run. */
+const BEFORE_TREE = process.env.IPP_SHARE_BEFORE || null;
+/** The servers in the order they take turns. */
+const ORDER: Who[] = BEFORE_TREE ? ['lprint', 'ours', 'before'] : ['lprint', 'ours'];
 
 /** One Print-Job until its label is at the printer, in ms. */
 async function jobToLabel(jobs: Jobs, uri: string, file: string): Promise<number> {
@@ -217,15 +222,15 @@ async function sequentialRound(jobs: Jobs, uri: string, file: string, serverPid:
  * of SEQUENTIAL jobs one at a time, alternating (p50 over all, and server CPU per job over all, from /proc), then
  * concurrent throughput rounds alternating, LPrint first (best round's jobs/s). Each round is printed as it ends.
  */
-async function compare(jobs: Jobs, servers: Servers, file: string): Promise<Record<Who, Figures>> {
+async function compare(jobs: Jobs, servers: Servers, file: string): Promise<Partial<Record<Who, Figures>>> {
   const { uris, pids } = servers;
-  const times: Record<Who, number[]> = { ours: [], lprint: [] };
-  const cpu = { ours: 0, lprint: 0 };
+  const times: Record<Who, number[]> = { ours: [], lprint: [], before: [] };
+  const cpu = { ours: 0, lprint: 0, before: 0 };
   enter('warm-up: 3 jobs each');
-  for (const who of ['lprint', 'ours'] as const) for (let i = 0; i < 3; i += 1) await servers.attempt(who, () => jobToLabel(jobs, uris[who], file));
-  const bytes = { ours: 0, lprint: 0 };
+  for (const who of ORDER) for (let i = 0; i < 3; i += 1) await servers.attempt(who, () => jobToLabel(jobs, uris[who], file));
+  const bytes = { ours: 0, lprint: 0, before: 0 };
   for (let round = 1; round <= ROUNDS; round += 1) {
-    for (const who of ['lprint', 'ours'] as const) {
+    for (const who of ORDER) {
       enter(`sequential round ${round} of ${ROUNDS}: ${NAMES[who]}, ${SEQUENTIAL} jobs one at a time`);
       const r = await servers.attempt(who, () => sequentialRound(jobs, uris[who], file, pids[who]));
       times[who].push(...r.times);
@@ -234,13 +239,13 @@ async function compare(jobs: Jobs, servers: Servers, file: string): Promise<Reco
       console.log(`    p50 ${p50(r.times).toFixed(1)} ms, server CPU ${(r.serverCpuMs / SEQUENTIAL).toFixed(2)} ms per job`);
     }
   }
-  const best = { ours: Number.NaN, lprint: Number.NaN };
-  const client = { ours: 0, lprint: 0 };
+  const best = { ours: Number.NaN, lprint: Number.NaN, before: Number.NaN };
+  const client = { ours: 0, lprint: 0, before: 0 };
   for (let round = 1; round <= ROUNDS; round += 1) {
-    for (const who of ['lprint', 'ours'] as const) {
+    for (const who of ORDER) {
       enter(`throughput round ${round} of ${ROUNDS}: ${NAMES[who]}, ${JOBS} jobs from ${CONCURRENCY} clients`);
       const r = await servers.attempt(who, () => throughput(jobs, uris[who], file, bytes[who], pids[who])).catch((err: unknown) => {
-        if (who === 'ours') throw err;
+        if (who !== 'lprint') throw err;
         console.log(`    LPrint gave no figure: ${(err as Error).message.split('\n')[0]}`);
         return null;
       });
@@ -251,7 +256,7 @@ async function compare(jobs: Jobs, servers: Servers, file: string): Promise<Reco
     }
   }
   const figures = (who: Who): Figures => ({ p50: p50(times[who]), jobsPerSecond: best[who], labelBytes: bytes[who], serverCpuMs: cpu[who] / (ROUNDS * SEQUENTIAL), clientCpuMs: client[who] });
-  return { ours: figures('ours'), lprint: figures('lprint') };
+  return Object.fromEntries(ORDER.map((who) => [who, figures(who)]));
 }
 
 /** How many times one step is run again after LPrint crashed in it. */
@@ -272,17 +277,19 @@ interface Servers {
  * returned NULL in its ZPL raster callback); the bench used to wait on it forever. It now starts LPrint again (a fresh
  * one: new folder, printer added again), says so, and runs the step again from its start.
  */
-function servers(start: () => Promise<Lprint>, current: () => Lprint, ours: { uri: string; pid: number }): Servers {
+function servers(start: () => Promise<Lprint>, current: () => Lprint, ours: Record<'ours' | 'before', { uri: string; pid: number }>): Servers {
   let crashes = 0;
   const s: Servers = {
-    uris: { ours: ours.uri, lprint: current().uri },
-    pids: { ours: ours.pid, lprint: current().proc.pid! },
+    uris: { ours: ours.ours.uri, before: ours.before.uri, lprint: current().uri },
+    pids: { ours: ours.ours.pid, before: ours.before.pid, lprint: current().proc.pid! },
     async attempt<T>(who: Who, step: () => Promise<T>): Promise<T> {
       for (let tries = 0; ; tries += 1) {
         if (who === 'lprint' && current().exit()) await restart();
         try {
           return await step();
         } catch (err) {
+          // a client may see LPrint's connection drop a moment before its exit is reported: wait for it, briefly
+          if (who === 'lprint') await Promise.race([exited(current().proc), new Promise((resolve) => setTimeout(resolve, 1000))]);
           const died = who === 'lprint' ? current().exit() : null;
           if (!died) throw err;
           crashes += 1;
@@ -302,7 +309,7 @@ function servers(start: () => Promise<Lprint>, current: () => Lprint, ours: { ur
 }
 
 /** Stops everything the bench started, each step bounded, every step tried; throws the first failure after. */
-async function stopAll(lprint: Lprint | null, ours: DaemonHandle | null, emulator: ZplPrinterEmulator | null): Promise<void> {
+async function stopAll(lprint: Lprint | null, daemons: DaemonHandle[], emulator: ZplPrinterEmulator | null): Promise<void> {
   const failures: unknown[] = [];
   const step = (p: Promise<unknown>) => p.catch((err: unknown) => failures.push(err));
   if (lprint) {
@@ -311,8 +318,7 @@ async function stopAll(lprint: Lprint | null, ours: DaemonHandle | null, emulato
     const stubborn = setTimeout(() => lprint.proc.kill('SIGKILL'), 3000);
     await step(bounded('LPrint exits after SIGTERM, then SIGKILL', exited(lprint.proc)).finally(() => clearTimeout(stubborn)));
   }
-  if (ours) {
-    const handle = ours;
+  for (const handle of daemons) {
     await step(bounded('printproxyd exits after SIGTERM', handle.stop()).catch((err: unknown) => {
       handle.proc.kill('SIGKILL');
       throw err;
@@ -320,6 +326,25 @@ async function stopAll(lprint: Lprint | null, ours: DaemonHandle | null, emulato
   }
   if (emulator) await step(bounded('the emulator closes', emulator.stop()));
   if (failures.length > 0) throw failures[0];
+}
+
+/** A printproxyd (this tree, or `tree`) with the emulator added as a shared ZPL printer: its handle and printer URI. */
+async function startShared(emulatorPort: number, tree: string | null): Promise<{ handle: DaemonHandle; uri: string }> {
+  const command = tree ? [process.execPath, '--import', 'tsx', join(tree, 'src', 'main.ts')] : undefined;
+  const handle = await startDaemon({ args: ['--log-level', 'error'], command, cwd: tree ?? undefined });
+  try {
+    const added = (await bounded('POST /printers', handle.api('POST', '/printers', { body: { connection: { type: 'network', host: '127.0.0.1', port: emulatorPort, protocol: 'tcp' }, content: 'zpl' } }))).body.result.content;
+    await bounded('PATCH /printers (share.ipp)', handle.api('PATCH', `/printers/${added.path}`, { body: { share: { ipp: true, rawPort: null } } }));
+    return { handle, uri: `ipp://127.0.0.1:${handle.ippPort()}/ipp/print/${added.id}` };
+  } catch (err) {
+    await stopAll(null, [handle], null);
+    throw err;
+  }
+}
+
+/** One document's table row: p50, server CPU per job and jobs/s of printproxyd (`mine`) against `theirs`. */
+function row(name: string, mine: Figures, theirs: Figures): string {
+  return `| ${name} | ${mine.p50.toFixed(1)} | ${theirs.p50.toFixed(1)} | ${(mine.p50 / theirs.p50).toFixed(2)}x | ${mine.serverCpuMs.toFixed(2)} | ${theirs.serverCpuMs.toFixed(2)} | ${(mine.serverCpuMs / theirs.serverCpuMs).toFixed(2)}x | ${mine.jobsPerSecond.toFixed(1)} | ${theirs.jobsPerSecond.toFixed(1)} | ${mine.labelBytes} / ${theirs.labelBytes} | ${mine.clientCpuMs.toFixed(1)} |`;
 }
 
 async function main(): Promise<void> {
@@ -330,56 +355,53 @@ async function main(): Promise<void> {
   const emulatorPort = await emulator.start();
   const jobs = jobCounter(emulator);
   let lprint: Lprint | null = null;
-  let ours: DaemonHandle | null = null;
+  const daemons: DaemonHandle[] = [];
   const watchdog = setTimeout(() => {
     console.error(`the bench did not finish within ${RUN_LIMIT_MS / 60_000} min; it was at: ${phase}`);
     lprint?.proc.kill('SIGKILL');
-    ours?.proc.kill('SIGKILL');
+    for (const d of daemons) d.proc.kill('SIGKILL');
     process.exit(1);
   }, RUN_LIMIT_MS);
   watchdog.unref();
   const results: string[] = [];
-  const floors: string[] = [];
   try {
     enter('starting LPrint');
     lprint = await startLprint(dir, emulatorPort);
     enter('starting printproxyd');
-    ours = await startDaemon({ args: ['--log-level', 'error'] });
-    const added = (await bounded('POST /printers', ours.api('POST', '/printers', { body: { connection: { type: 'network', host: '127.0.0.1', port: emulatorPort, protocol: 'tcp' }, content: 'zpl' } }))).body.result.content;
-    await bounded('PATCH /printers (share.ipp)', ours.api('PATCH', `/printers/${added.path}`, { body: { share: { ipp: true, rawPort: null } } }));
-    const both = servers(
+    const ours = await startShared(emulatorPort, null);
+    daemons.push(ours.handle);
+    if (BEFORE_TREE) enter(`starting printproxyd before, from ${BEFORE_TREE}`);
+    const before = BEFORE_TREE ? await startShared(emulatorPort, BEFORE_TREE) : ours;
+    if (before !== ours) daemons.push(before.handle);
+    const all = servers(
       async () => {
-        await stopAll(lprint, null, null);
+        await stopAll(lprint, [], null);
         lprint = await startLprint(dir, emulatorPort);
         return lprint;
       },
       () => lprint!,
-      { uri: `ipp://127.0.0.1:${ours.ippPort()}/ipp/print/${added.id}`, pid: ours.proc.pid! },
+      { ours: { uri: ours.uri, pid: ours.handle.proc.pid! }, before: { uri: before.uri, pid: before.handle.proc.pid! } },
     );
     console.log(`LPrint: \`lprint server -o server-port=N -o listen-hostname=127.0.0.1 -o server-options=no-web-interface,no-tls\` (DNS-SD off: no system D-Bus), printer added with \`lprint add -d zebra -v socket://127.0.0.1:EMU -m ${LPRINT_DRIVER}\``);
-    console.log(`each job: \`ipptool -f FILE URI print-job.test\`; p50 and server CPU per job (utime+stime of each server process from /proc) over ${ROUNDS} alternating rounds of ${SEQUENTIAL} jobs one at a time (Print-Job sent until the label is at the emulator); jobs/s: best of ${ROUNDS} rounds of ${JOBS} jobs from ${CONCURRENCY} clients until every label is out (rounds alternating; LPrint crashes in them, restarted at most ${LPRINT_RESTARTS} times); load average at start ${loadavg()[0].toFixed(1)} on ${availableParallelism()} CPUs`);
+    console.log(`each job: \`ipptool -f FILE URI print-job.test\`; p50 and server CPU per job (utime+stime of each server process from /proc) over ${ROUNDS} alternating rounds of ${SEQUENTIAL} jobs one at a time (Print-Job sent until the label is at the emulator); jobs/s: best of ${ROUNDS} rounds of ${JOBS} jobs from ${CONCURRENCY} clients until every label is out (rounds alternating; a step LPrint crashes in is run again on a new LPrint, at most ${LPRINT_RESTARTS} times); servers in turn: ${ORDER.map((w) => NAMES[w]).join(', ')}; load average at start ${loadavg()[0].toFixed(1)} on ${availableParallelism()} CPUs`);
     for (const [name, file] of [['4x6 PNG 203 dpi grey', files.png], ['4x6 PWG Raster 203 dpi sgray_8', files.pwg]] as const) {
       console.log(`${name}:`);
-      const { ours: mine, lprint: theirs } = await compare(jobs, both, file);
-      const client = (mine.clientCpuMs + theirs.clientCpuMs) / 2;
-      results.push(
-        `| ${name} | ${mine.p50.toFixed(1)} | ${theirs.p50.toFixed(1)} | ${(theirs.p50 / mine.p50).toFixed(2)}x | ${mine.serverCpuMs.toFixed(2)} | ${theirs.serverCpuMs.toFixed(2)} | ${(mine.serverCpuMs / theirs.serverCpuMs).toFixed(2)}x | ${mine.jobsPerSecond.toFixed(1)} | ${theirs.jobsPerSecond.toFixed(1)} | ${(mine.jobsPerSecond / theirs.jobsPerSecond).toFixed(2)}x | ${mine.labelBytes} / ${theirs.labelBytes} | ${client.toFixed(1)} |`,
-      );
-      // what 3x LPrint's rate would cost in CPU, with our server's cost and the clients' as measured, against the machine
-      const needed = ((3 * theirs.jobsPerSecond) * (client + mine.serverCpuMs)) / 1000;
-      if (Number.isFinite(theirs.jobsPerSecond)) floors.push(`${name}: 3x LPrint is ${(3 * theirs.jobsPerSecond).toFixed(1)} jobs/s, which needs ${needed.toFixed(2)} CPU-s per s (ipptool ${client.toFixed(1)} ms + printproxyd ${mine.serverCpuMs.toFixed(1)} ms a job) of the ${availableParallelism()} CPUs; a free server would still need ${((3 * theirs.jobsPerSecond * client) / 1000).toFixed(2)}`);
+      const figures = await compare(jobs, all, file);
+      const [mine, theirs] = [figures.ours!, figures.lprint!];
+      results.push(row(`${name}, printproxyd / LPrint`, mine, theirs));
+      if (figures.before) results.push(row(`${name}, printproxyd after / before`, mine, figures.before));
+      console.log(`  targets: server CPU per job at most half LPrint's: ${mine.serverCpuMs <= theirs.serverCpuMs / 2 ? 'met' : 'missed'} (${(mine.serverCpuMs / theirs.serverCpuMs).toFixed(2)}x); p50 no slower than LPrint's: ${mine.p50 <= theirs.p50 ? 'met' : 'missed'} (${(mine.p50 / theirs.p50).toFixed(2)}x)`);
     }
-    console.log('| document | printproxyd p50 ms | LPrint p50 ms | LPrint / printproxyd p50 | printproxyd server CPU ms per job | LPrint server CPU ms per job | printproxyd / LPrint CPU | printproxyd jobs/s | LPrint jobs/s | jobs/s ratio | ZPL bytes per label printproxyd / LPrint | ipptool CPU ms per job |');
-    console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+    console.log('| document, servers A / B | A p50 ms | B p50 ms | A / B p50 | A server CPU ms per job | B server CPU ms per job | A / B CPU | A jobs/s | B jobs/s | ZPL bytes per label A / B | ipptool CPU ms per job (A) |');
+    console.log('|---|---|---|---|---|---|---|---|---|---|---|');
     for (const line of results) console.log(line);
-    for (const line of floors) console.log(line);
-    console.log(`LPrint crashes (restarted): ${both.crashes()}; load average at the end ${loadavg()[0].toFixed(1)}`);
+    console.log(`LPrint crashes (each restarted): ${all.crashes()}; load average at the end ${loadavg()[0].toFixed(1)}`);
   } catch (err) {
     const died = lprint?.exit();
     throw died ? new Error(`${(err as Error).message}\n${died}`) : err;
   } finally {
     enter('stopping');
-    await stopAll(lprint, ours, emulator);
+    await stopAll(lprint, daemons, emulator);
     clearTimeout(watchdog);
   }
 }
