@@ -28,3 +28,18 @@ export function luma(r: number, g: number, b: number): number {
 export function overWhite(grey: number, alpha: number): number {
   return ((grey * alpha + 255 * (255 - alpha)) * 257 + 32896) >> 16;
 }
+
+/** Where a decoder puts a page's `size` pixels: a buffer of exactly that length, its contents undefined. */
+export type PixelScratch = (size: number) => Uint8Array;
+
+/** A new zeroed buffer for every page. */
+export const freshPixels: PixelScratch = (size) => new Uint8Array(size);
+
+/** One buffer reused for page after page, grown when a page needs more: each page's pixels valid until the next is asked for. */
+export function reusedPixels(): PixelScratch {
+  let buffer = new Uint8Array(0);
+  return (size) => {
+    if (buffer.length < size) buffer = new Uint8Array(size);
+    return buffer.subarray(0, size);
+  };
+}

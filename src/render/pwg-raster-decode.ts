@@ -1,5 +1,5 @@
 // PWG Raster (PWG 5102.4: "RaS2", 1796-byte page headers, compressed lines) → grey pages, one page in memory at a time.
-import { checkImageSize, type GreyImage } from './grey-image';
+import { checkImageSize, freshPixels, type GreyImage, type PixelScratch } from './grey-image';
 import { decodeLines, rasterFail, type RasterCursor } from './raster-lines';
 import { lineToGrey, type RasterColour, type RasterPixels } from './raster-grey';
 
@@ -25,20 +25,21 @@ export function isPwgRaster(bytes: Uint8Array): boolean {
 
 /**
  * Yields each page of a PWG Raster stream in order: its grey picture (with its resolution) when `wanted(index)`,
- * else null after skipping its data. Throws DeviceError RENDER_FAILED ("PWG raster could not be decoded: …").
+ * else null after skipping its data. Pixels go into `scratch(size)` when given (each page's then valid until the next
+ * is asked for), else into a new buffer per page. Throws DeviceError RENDER_FAILED ("PWG raster could not be decoded: …").
  */
-export function* decodePwgPages(bytes: Uint8Array, wanted: (index: number) => boolean): Generator<GreyImage | null> {
+export function* decodePwgPages(bytes: Uint8Array, wanted: (index: number) => boolean, scratch?: PixelScratch): Generator<GreyImage | null> {
   if (!isPwgRaster(bytes)) rasterFail('PWG raster', 'it does not start with RaS2');
   const cursor: RasterCursor = { bytes, pos: 4 };
   for (let index = 0; cursor.pos < bytes.length; index += 1) {
     if (cursor.pos + HEADER_BYTES > bytes.length) rasterFail('PWG raster', `page ${index + 1} header is cut short`);
     const header = new DataView(bytes.buffer, bytes.byteOffset + cursor.pos, HEADER_BYTES);
     cursor.pos += HEADER_BYTES;
-    yield readPage(cursor, header, wanted(index));
+    yield readPage(cursor, header, wanted(index) ? (scratch ?? freshPixels) : null);
   }
 }
 
-function readPage(cursor: RasterCursor, header: DataView, keep: boolean): GreyImage | null {
+function readPage(cursor: RasterCursor, header: DataView, keep: PixelScratch | null): GreyImage | null {
   const u32 = (offset: number) => header.getUint32(offset, false);
   const width = u32(AT.width);
   const height = u32(AT.height);
@@ -49,7 +50,7 @@ function readPage(cursor: RasterCursor, header: DataView, keep: boolean): GreyIm
   checkImageSize('PWG raster', width, height);
   const bytesPerPixel = Math.max(1, u32(AT.bitsPerPixel) >> 3);
   const blank = px.colour === 'black' || px.colour === 'cmyk' ? 0x00 : 0xff;
-  const pixels = keep ? new Uint8Array(width * height) : null;
+  const pixels = keep ? keep(width * height) : null;
   let row = 0;
   decodeLines('PWG raster', cursor, bytesPerLine, bytesPerPixel, height, blank, (line, count) => {
     if (pixels) {

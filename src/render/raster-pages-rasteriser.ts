@@ -1,17 +1,18 @@
 // Page rasters (PWG Raster, URF) → page bitmaps: each decoded page is laid out like a PDF page of its physical size.
 import { DeviceError } from '../errors';
-import type { GreyImage } from './grey-image';
+import { reusedPixels, type GreyImage, type PixelScratch } from './grey-image';
 import { PAGE_SIZING, pageLayouter } from './page-layout';
 import { PictureCanvas, pictureSizePt } from './picture-canvas';
 import type { PageSink, RasterSummary, Rasteriser } from './rasteriser';
 import type { ResolvedRaster } from './render-options';
 
-/** Decodes a multi-page raster lazily: each page's picture when `wanted(index)`, else null (its data skipped). */
-export type PageDecoder = (bytes: Uint8Array, wanted: (index: number) => boolean) => Iterable<GreyImage | null>;
+/** Decodes a multi-page raster lazily: each page's picture (its pixels in `scratch`) when `wanted(index)`, else null (its data skipped). */
+export type PageDecoder = (bytes: Uint8Array, wanted: (index: number) => boolean, scratch: PixelScratch) => Iterable<GreyImage | null>;
 
-/** Rasterises page-raster documents with `decode`, one page in memory at a time, in document order. Not re-entrant. */
+/** Rasterises page-raster documents with `decode`, one page in memory at a time (one pixel buffer kept between pages and jobs), in document order. Not re-entrant. */
 export class RasterPagesRasteriser implements Rasteriser {
   private readonly canvas = new PictureCanvas();
+  private readonly pixels = reusedPixels();
 
   constructor(private readonly decode: PageDecoder) {}
 
@@ -20,7 +21,7 @@ export class RasterPagesRasteriser implements Rasteriser {
     const layout = pageLayouter(opts, PAGE_SIZING);
     const wanted = (index: number) => !opts.ranges || opts.ranges.some(([a, b]) => index + 1 >= a && index + 1 <= b);
     const summary: RasterSummary = { pages: 0, documentPages: 0, widthDots: 0, heightDots: 0 };
-    for (const page of this.decode(bytes, wanted)) {
+    for (const page of this.decode(bytes, wanted, this.pixels)) {
       summary.documentPages += 1;
       if (!page) continue;
       if (summary.pages >= opts.maxPages) throw new DeviceError('RENDER_FAILED', `page count exceeds limit ${opts.maxPages}`);

@@ -1,5 +1,5 @@
 // Apple URF ("UNIRAST": 12-byte file header, 32-byte page headers, the PWG line compression) → grey pages, one at a time.
-import { checkImageSize, type GreyImage } from './grey-image';
+import { checkImageSize, freshPixels, type GreyImage, type PixelScratch } from './grey-image';
 import { decodeLines, rasterFail, type RasterCursor } from './raster-lines';
 import { lineToGrey, type RasterColour } from './raster-grey';
 
@@ -24,9 +24,10 @@ export function isUrf(bytes: Uint8Array): boolean {
 
 /**
  * Yields each page of a URF stream in order: its grey picture (with its resolution) when `wanted(index)`, else null
- * after skipping its data. Throws DeviceError RENDER_FAILED ("URF could not be decoded: …").
+ * after skipping its data. Pixels go into `scratch(size)` when given (each page's then valid until the next is asked
+ * for), else into a new buffer per page. Throws DeviceError RENDER_FAILED ("URF could not be decoded: …").
  */
-export function* decodeUrfPages(bytes: Uint8Array, wanted: (index: number) => boolean): Generator<GreyImage | null> {
+export function* decodeUrfPages(bytes: Uint8Array, wanted: (index: number) => boolean, scratch?: PixelScratch): Generator<GreyImage | null> {
   if (!isUrf(bytes) || bytes.length < FILE_HEADER_BYTES) rasterFail('URF', 'it does not start with UNIRAST');
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const pages = view.getUint32(8, false);
@@ -36,11 +37,11 @@ export function* decodeUrfPages(bytes: Uint8Array, wanted: (index: number) => bo
     if (cursor.pos + PAGE_HEADER_BYTES > bytes.length) rasterFail('URF', `page ${index + 1} header is cut short`);
     const at = cursor.pos;
     cursor.pos += PAGE_HEADER_BYTES;
-    yield readPage(cursor, view, at, wanted(index));
+    yield readPage(cursor, view, at, wanted(index) ? (scratch ?? freshPixels) : null);
   }
 }
 
-function readPage(cursor: RasterCursor, view: DataView, at: number, keep: boolean): GreyImage | null {
+function readPage(cursor: RasterCursor, view: DataView, at: number, keep: PixelScratch | null): GreyImage | null {
   const bitsPerPixel = view.getUint8(at);
   const space = COLOUR_SPACES[view.getUint8(at + 1)];
   const width = view.getUint32(at + 12, false);
@@ -52,7 +53,7 @@ function readPage(cursor: RasterCursor, view: DataView, at: number, keep: boolea
   checkImageSize('URF', width, height);
   const bytesPerPixel = bitsPerPixel >> 3;
   const px = { colour: space.colour, bitsPerColor, colors: space.colors, width };
-  const pixels = keep ? new Uint8Array(width * height) : null;
+  const pixels = keep ? keep(width * height) : null;
   let row = 0;
   decodeLines('URF', cursor, width * bytesPerPixel, bytesPerPixel, height, space.colour === 'cmyk' ? 0x00 : 0xff, (line, count) => {
     if (pixels) {
