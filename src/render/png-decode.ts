@@ -8,6 +8,8 @@ import { CHANNELS, filteredSize, passesOf, unfilter, type PngPass } from './png-
 /** Stated resolutions outside this range (dpi) are ignored as nonsense: the picture is then one pixel per dot. */
 const DPI_RANGE = { min: 50, max: 2400 };
 const INCH_PER_METRE = 0.0254;
+/** zlib's smallest output chunk, bytes. */
+const MIN_CHUNK = 64;
 
 /** Reads pixel `x` of a row starting at `o` in `rows` as grey over white (0..255). */
 type GreyReader = (rows: Uint8Array, o: number, x: number) => number;
@@ -25,7 +27,8 @@ export function decodePng(bytes: Uint8Array): GreyImage {
   const expected = filteredSize(passes);
   let data: Uint8Array;
   try {
-    data = inflateSync(png.data, { maxOutputLength: expected });
+    // one output chunk of the expected size: the default 16 KiB chunks are joined at the end, a second copy of the image
+    data = inflateSync(png.data, { maxOutputLength: expected, chunkSize: Math.max(MIN_CHUNK, expected) });
   } catch (err) {
     const code = (err as { code?: string }).code;
     fail(code === 'ERR_BUFFER_TOO_LARGE' ? `image data is longer than ${width}x${height} pixels need` : `image data could not be inflated (${(err as Error).message})`);
