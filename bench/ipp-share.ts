@@ -65,10 +65,12 @@ function exited(proc: ChildProcess): Promise<void> {
   return new Promise((resolve) => proc.once('exit', () => resolve()));
 }
 
+/** Polls `check` every 2 ms until it holds; fails naming `what` after `limitMs`, a check that never settles included. */
 async function until(what: string | (() => string), check: () => boolean | Promise<boolean>, limitMs = STEP_LIMIT_MS): Promise<void> {
   const deadline = Date.now() + limitMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`not within ${limitMs} ms: ${typeof what === 'string' ? what : what()}`);
+  const name = () => (typeof what === 'string' ? what : what());
+  while (!(await bounded(`a check of: ${name()}`, Promise.resolve(check()), Math.max(1, deadline - Date.now())))) {
+    if (Date.now() > deadline) throw new Error(`not within ${limitMs} ms: ${name()}`);
     await new Promise((resolve) => setTimeout(resolve, 2));
   }
 }
@@ -359,7 +361,7 @@ async function main(): Promise<void> {
   enter('making the label files with cupsfilter');
   const files = await bounded('cupsfilter makes the PWG Raster label', labelFiles(dir));
   const emulator = new ZplPrinterEmulator();
-  const emulatorPort = await emulator.start();
+  const emulatorPort = await bounded('the printer emulator listens', emulator.start());
   const jobs = jobCounter(emulator);
   let lprint: Lprint | null = null;
   const daemons: DaemonHandle[] = [];
