@@ -2,6 +2,7 @@
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
 import { ImageRasteriser } from './image-rasteriser';
 import { decodeJpeg } from './jpeg-decode';
+import { PdfGlyphCache } from './pdf-glyph-cache';
 import { PdfRasteriser } from './pdf-rasteriser';
 import { decodePng } from './png-decode';
 import { decodePwgPages } from './pwg-raster-decode';
@@ -16,7 +17,7 @@ export type Rasterisers = Readonly<Record<RasterFormat, Rasteriser>>;
 /** The rasterisers of one worker (or one command run), PDFs rendered by `pdfium`. */
 export function createRasterisers(pdfium: WrappedPdfiumModule): Rasterisers {
   return {
-    pdf: new PdfRasteriser(pdfium),
+    pdf: new PdfRasteriser(pdfium, new PdfGlyphCache(pdfium)),
     png: new ImageRasteriser(decodePng),
     jpeg: new ImageRasteriser(decodeJpeg),
     pwg: new RasterPagesRasteriser(decodePwgPages),
