@@ -3,7 +3,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { initPdfium } from '../../src/render/pdfium-init';
+import { initPdfium, pdfiumHeap } from '../../src/render/pdfium-init';
+import { SimdThreshold } from '../../src/render/mono-simd';
 import { PdfGlyphCache, standardFontsPdf } from '../../src/render/pdf-glyph-cache';
 import { PdfRasteriser } from '../../src/render/pdf-rasteriser';
 import { resolveRaster } from '../../src/render/render-options';
@@ -96,12 +97,15 @@ function pages(rasteriser: PdfRasteriser, pdf: Uint8Array): Uint8Array[] {
   return out;
 }
 
-test('labels drawn with glyphs kept from earlier documents are the same dots as drawn cold', async () => {
+test('labels drawn with glyphs kept from earlier documents (and thresholded in wasm) are the same dots as drawn cold', async () => {
   const docs = [await standardTextPdf(), await shippingLabelPdf()];
   const warmPdfium = await initPdfium(pdfiumWasm());
-  const kept = new PdfRasteriser(warmPdfium, new PdfGlyphCache(warmPdfium));
+  const heap = pdfiumHeap(warmPdfium);
+  assert.ok(heap, 'pdfium exports its memory');
+  // kept glyphs and SIMD thresholding against neither: the same dots
+  const kept = new PdfRasteriser(warmPdfium, new PdfGlyphCache(warmPdfium), SimdThreshold.create(heap));
   const coldPdfium = await initPdfium(pdfiumWasm());
-  const cold = new PdfRasteriser(coldPdfium, new PdfGlyphCache(coldPdfium, 1));
+  const cold = new PdfRasteriser(coldPdfium, new PdfGlyphCache(coldPdfium, 1), undefined);
   for (let round = 0; round < 3; round += 1) {
     for (const pdf of docs) {
       const a = pages(kept, pdf);
