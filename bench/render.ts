@@ -74,6 +74,8 @@ async function sideBySide(job: RenderJob): Promise<void> {
   const { builds, baseCommit, cleanup } = twoBuilds(args.values.base!, 1);
   console.log(`side by side, one worker each: base ${args.values.base} (${baseCommit}) against this tree, ${ROUNDS} rounds of ${PER_ROUND} labels each, order alternating; load average ${load()}`);
   for (const b of builds) for (let i = 0; i < PER_ROUND; i += 1) await b.render(job);
+  const [baseZpl, ourZpl] = await Promise.all(builds.map(async (b) => Buffer.from((await b.render(job)).bytes)));
+  console.log(`ZPL of both builds byte for byte the same: ${baseZpl.equals(ourZpl) ? 'yes' : 'NO'} (${baseZpl.length} / ${ourZpl.length} bytes)`);
   const wall = new Map<RenderBuild, number[]>(builds.map((b) => [b, []]));
   const cpu = new Map<RenderBuild, number[]>(builds.map((b) => [b, []]));
   for (let r = 0; r < ROUNDS; r += 1) {
