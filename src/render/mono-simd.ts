@@ -77,11 +77,16 @@ export class SimdThreshold {
 
   private constructor(private readonly heap: WasmHeap, private readonly run: ThresholdFn) {}
 
-  /** A thresholder over `heap`, or undefined when this runtime cannot run the SIMD module. */
+  /** A thresholder over `heap`, or undefined when this runtime cannot run the SIMD module or link it to that memory. */
   static create(heap: WasmHeap): SimdThreshold | undefined {
     if (!WASM.validate(MODULE)) return undefined;
-    const instance = new WASM.Instance(new WASM.Module(MODULE), { env: { memory: heap.memory } });
-    return new SimdThreshold(heap, instance.exports.t as ThresholdFn);
+    try {
+      const instance = new WASM.Instance(new WASM.Module(MODULE), { env: { memory: heap.memory } });
+      return new SimdThreshold(heap, instance.exports.t as ThresholdFn);
+    } catch {
+      // a memory the module cannot import (a shared one, say): the JS path serves
+      return undefined;
+    }
   }
 
   /**

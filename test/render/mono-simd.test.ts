@@ -79,3 +79,8 @@ test('the dot buffer is reused while it is large enough, replaced (old one freed
   simd.close();
   assert.equal(heap.freed.length, 2);
 });
+
+test('a memory the module cannot link to gives no thresholder (the JS path serves), not an error', () => {
+  const notMemory = { buffer: new ArrayBuffer(65536) };
+  assert.equal(SimdThreshold.create({ memory: notMemory, malloc: () => 0, free: () => undefined }), undefined);
+});
