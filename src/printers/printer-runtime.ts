@@ -73,7 +73,10 @@ const PRINTER_WAIT_MS = 120_000;
 
 /** The runtime of the printer at one path. */
 export class PrinterRuntime {
+  /** The render lane: jobs load and render one at a time, in arrival order. */
   private readonly queue = new Mutex();
+  /** The send lane: jobs go out one at a time, in arrival order; the next job renders while one is in it. */
+  private readonly sendLane = new Mutex();
   private readonly device = new Mutex();
   private driverState: { key: string; driver: PrinterDriver; printed: PrintedTracker<JobRecord> | null } | null = null;
   /** Jobs queued or running here, by id. */
@@ -105,6 +108,8 @@ export class PrinterRuntime {
       this.active.delete(work.job.jobId);
       return;
     }
+    let whole: Promise<void> = Promise.resolve();
+    // the render lane: one job at a time renders, and leaves the lane once it holds its place in the send lane
     await this.queue.run(async () => {
       try {
         await stored;
@@ -114,10 +119,14 @@ export class PrinterRuntime {
         return;
       }
       if (this.closed) return;
-      const run = this.execute(work);
-      this.running.add(run);
-      await run.finally(() => this.running.delete(run));
+      let entered!: () => void;
+      const inLane = new Promise<void>((resolve) => (entered = resolve));
+      whole = this.execute(work, entered);
+      this.running.add(whole);
+      void whole.finally(() => this.running.delete(whole));
+      await Promise.race([inLane, whole]);
     });
+    await whole;
   }
 
   /** Cancels a queued or printing job (at the printer too, for one it holds): `failed`, "Canceled". False when not here. */
@@ -206,37 +215,81 @@ export class PrinterRuntime {
     for (const id of this.tracked.keys()) if (!keep(id)) this.tracked.delete(id);
   }
 
-  /** Pre-flight → load → render → send, in that order: a printer that is not ready costs no fetch and no render. */
-  private async execute(work: JobWork): Promise<void> {
+  /**
+   * Pre-flight → load → render → send. An idle printer is asked first, so one that is not ready costs no fetch and no
+   * render; behind a job being sent, the next job renders meanwhile and its printer is asked right before its own send
+   * (a printer never waits for our CPU between two jobs). `entered` is called once the job was asked and rendered and
+   * holds its place in the send lane (or ended): the next job may then render while this one is sent.
+   */
+  private async execute(work: JobWork, entered: () => void): Promise<void> {
     const { job, controller } = work;
     let held = false;
+    let leave: (() => void) | null = null;
     try {
       if (isFinished(job.state)) return;
       const printer = await this.awaitPrinter(work);
       if (!printer) return;
       const driver = this.driverOf(printer);
-      // a held job keeps no bytes in memory: they are loaded once the printer is ready
-      if (!(await this.awaitReady(work, driver))) return;
-      const bytes = await work.load(controller.signal);
-      job.size = bytes.length;
-      await work.beforePrepare();
-      const prepared = await this.deps.prepare(this.filterInput(work, printer, bytes), controller.signal);
-      if (isFinished(job.state)) return;
+      // behind a job being sent to a ready printer this job renders meanwhile; otherwise (an idle printer, or one that
+      // holds its queue) it waits for its turn and asks first; a held job keeps no bytes in memory
+      const behind = this.sendLane.busy && !this.held;
+      if (!behind) leave = await this.enterSendLane();
+      if (!behind && !(await this.awaitReady(work, driver))) return;
+      let prepared: PreparedDocument | null = await this.render(work, printer);
+      if (behind) leave = await this.enterSendLane();
+      if (behind && !isFinished(job.state)) prepared = await this.askBeforeSend(work, driver, printer, prepared);
+      entered();
+      if (!prepared || isFinished(job.state)) return;
       this.setState(job, 'printing');
       await work.beforeSend();
-      const result = await this.device.run(() => driver.deliver(prepared, controller.signal));
+      const doc = prepared;
+      const result = await this.device.run(() => driver.deliver(doc, controller.signal));
       if (result.printerJobId) job.cupsJobId = result.printerJobId;
       // a printer that holds the job is read live; without its job id there is nothing to read, so it counts as done
       held = Boolean(result.pending && result.printerJobId) && !isFinished(job.state);
       if (held) this.tracked.set(job.jobId, controller);
-      else if (this.finish(job, 'completed', null)) this.followPrinted(job, prepared);
+      else if (this.finish(job, 'completed', null)) this.followPrinted(job, doc);
     } catch (err) {
       this.finish(job, 'failed', toDeviceError(err));
     } finally {
+      leave?.();
+      entered();
       this.active.delete(job.jobId);
       // a job the printer accepted is the printer's to keep: it is not sent again after a restart
       if (isFinished(job.state) || held) await work.release().catch(() => undefined);
     }
+  }
+
+  /** Loads and renders a job's document for its printer; the disk spool counts the attempt first. */
+  private async render(work: JobWork, printer: PrinterRecord): Promise<PreparedDocument> {
+    const bytes = await work.load(work.controller.signal);
+    work.job.size = bytes.length;
+    await work.beforePrepare();
+    return this.deps.prepare(this.filterInput(work, printer, bytes), work.controller.signal);
+  }
+
+  /**
+   * Pre-flight of a job rendered while the job before it was being sent. Not ready: a `wait: true` job is refused (null);
+   * a `wait: false` job drops its rendered bytes, holds the queue until the printer is ready, and is loaded and rendered again.
+   */
+  private async askBeforeSend(work: JobWork, driver: PrinterDriver, printer: PrinterRecord, prepared: PreparedDocument): Promise<PreparedDocument | null> {
+    const outcome = await this.device.run(() => driver.preflight());
+    if (outcome.kind !== 'not-ready') {
+      this.held = null;
+      return prepared;
+    }
+    if (work.wait) {
+      this.refuse(work, outcome.readiness);
+      return null;
+    }
+    if (!(await this.awaitReady(work, driver))) return null;
+    const bytes = await work.load(work.controller.signal);
+    return this.deps.prepare(this.filterInput(work, printer, bytes), work.controller.signal);
+  }
+
+  /** Takes the job's place in the send lane now (arrival order); resolves with its release once every job before it was sent. */
+  private enterSendLane(): Promise<() => void> {
+    return new Promise((entered) => void this.sendLane.run(() => new Promise<void>((leave) => entered(leave))));
   }
 
   private filterInput(work: JobWork, printer: PrinterRecord, bytes: Buffer): FilterInput {
