@@ -4,7 +4,7 @@ import { DeviceError, toDeviceError } from '../errors';
 import type { EventBus } from '../events/event-bus';
 import { resolveFormat, type DeclaredFormat } from '../filters/document-format';
 import type { FilterInput, PreparedDocument, PrinterLanguage } from '../filters/filters';
-import type { PrinterDetails, PrinterDriver } from '../kinds/printer-driver';
+import type { PreflightOutcome, PrinterDetails, PrinterDriver } from '../kinds/printer-driver';
 import type { Logger } from '../log';
 import { isFinished, type JobRecord, type PrinterJobState } from '../schemas/job';
 import type { PrintOptions } from '../schemas/print-options';
@@ -66,6 +66,12 @@ export interface JobWork {
 
 /** Longest one live read of a printer-side job may take before the last known state is answered, ms. */
 const LIVE_READ_BUDGET_MS = 1000;
+/**
+ * How long a printer's `ready` pre-flight answer also covers the jobs that were already queued when it was asked, ms:
+ * a batch of jobs queued together is sent with one `~HS` (per this span), not one each. A job queued after the
+ * question, or after a delivery failed, is asked for on its own.
+ */
+export const PREFLIGHT_COVERS_MS = 500;
 /** How often a `wait: true` request reads its printer-side job while waiting for it to end, ms. */
 const PRINTER_POLL_MS = 500;
 /** Longest a `wait: true` request waits for its printer-side job to end before answering `printing`, ms. */
@@ -88,6 +94,11 @@ export class PrinterRuntime {
   private readonly running = new Set<Promise<void>>();
   /** The last readiness while the queue waits for the printer to become ready. */
   private held: Readiness | null = null;
+  /** Pre-flights asked so far; a job remembers the count when it is queued. */
+  private asks = 0;
+  private readonly queuedAfter = new WeakMap<JobWork, number>();
+  /** The last pre-flight, when it answered `ready` and no delivery failed since: its number and when it was asked. */
+  private lastReady: { ask: number; at: number } | null = null;
   private closed = false;
 
   constructor(readonly path: string, private readonly deps: RuntimeDeps) {}
@@ -104,6 +115,7 @@ export class PrinterRuntime {
    */
   async run(work: JobWork, stored: Promise<void> = Promise.resolve()): Promise<void> {
     this.active.set(work.job.jobId, work);
+    this.queuedAfter.set(work, this.asks);
     if (work.wait && this.held && (await this.refusedNow(work))) {
       this.active.delete(work.job.jobId);
       return;
@@ -234,7 +246,7 @@ export class PrinterRuntime {
       // holds its queue) it waits for its turn and asks first; a held job keeps no bytes in memory
       const behind = this.sendLane.busy && !this.held;
       if (!behind) leave = await this.enterSendLane();
-      if (!behind && !(await this.awaitReady(work, driver))) return;
+      if (!behind && !this.covered(work) && !(await this.awaitReady(work, driver))) return;
       let prepared: PreparedDocument | null = await this.render(work, printer);
       if (behind) leave = await this.enterSendLane();
       if (behind && !isFinished(job.state)) prepared = await this.askBeforeSend(work, driver, printer, prepared);
@@ -250,6 +262,7 @@ export class PrinterRuntime {
       if (held) this.tracked.set(job.jobId, controller);
       else if (this.finish(job, 'completed', null)) this.followPrinted(job, doc);
     } catch (err) {
+      this.lastReady = null;
       this.finish(job, 'failed', toDeviceError(err));
     } finally {
       leave?.();
@@ -273,7 +286,8 @@ export class PrinterRuntime {
    * a `wait: false` job drops its rendered bytes, holds the queue until the printer is ready, and is loaded and rendered again.
    */
   private async askBeforeSend(work: JobWork, driver: PrinterDriver, printer: PrinterRecord, prepared: PreparedDocument): Promise<PreparedDocument | null> {
-    const outcome = await this.device.run(() => driver.preflight());
+    if (this.covered(work)) return prepared;
+    const outcome = await this.ask(driver);
     if (outcome.kind !== 'not-ready') {
       this.held = null;
       return prepared;
@@ -285,6 +299,22 @@ export class PrinterRuntime {
     if (!(await this.awaitReady(work, driver))) return null;
     const bytes = await work.load(work.controller.signal);
     return this.deps.prepare(this.filterInput(work, printer, bytes), work.controller.signal);
+  }
+
+  /** One pre-flight through the device lock; a `ready` answer is kept for the jobs queued before it was asked. */
+  private async ask(driver: PrinterDriver): Promise<PreflightOutcome> {
+    this.asks += 1;
+    const ask = this.asks;
+    const at = this.deps.now();
+    const outcome = await this.device.run(() => driver.preflight());
+    this.lastReady = outcome.kind === 'ready' ? { ask, at } : null;
+    return outcome;
+  }
+
+  /** True when the printer answered `ready` to a pre-flight asked after `work` was queued, within PREFLIGHT_COVERS_MS, and no delivery failed since. */
+  private covered(work: JobWork): boolean {
+    const last = this.lastReady;
+    return last !== null && last.ask > (this.queuedAfter.get(work) ?? Infinity) && this.deps.now() - last.at <= PREFLIGHT_COVERS_MS;
   }
 
   /** Takes the job's place in the send lane now (arrival order); resolves with its release once every job before it was sent. */
@@ -326,7 +356,7 @@ export class PrinterRuntime {
   private async awaitReady(work: JobWork, driver: PrinterDriver): Promise<boolean> {
     const started = this.deps.now();
     for (;;) {
-      const outcome = await this.device.run(() => driver.preflight());
+      const outcome = await this.ask(driver);
       if (outcome.kind !== 'not-ready') {
         this.held = null;
         return true;
@@ -349,7 +379,7 @@ export class PrinterRuntime {
     const printer = this.deps.findPrinter(this.path);
     if (!printer) return false;
     const driver = this.driverOf(printer);
-    const outcome = await this.device.run(() => driver.preflight());
+    const outcome = await this.ask(driver);
     if (outcome.kind !== 'not-ready') return false;
     this.refuse(work, outcome.readiness);
     return true;

@@ -1,4 +1,4 @@
-// The next job renders while the current one is being sent to the same printer; its pre-flight still comes right
+// A `ready` pre-flight answer covers the jobs already queued when it was asked (PREFLIGHT_COVERS_MS); the next job renders while the current one is being sent to the same printer; its pre-flight still comes right
 // before its own send, jobs go out in order, once each, and a printer that goes away fails the waiting job.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -21,6 +21,7 @@ class GatedDriver implements PrinterDriver {
   readonly log: string[] = [];
   notReady: Readiness | null = null;
   gone = false;
+  failOnce = false;
   private opened!: () => void;
   private gate = new Promise<void>((resolve) => (this.opened = resolve));
   open(): void {
@@ -34,6 +35,10 @@ class GatedDriver implements PrinterDriver {
     const name = Buffer.from(doc.bytes).toString();
     this.log.push(`send ${name} begins`);
     await this.gate;
+    if (this.failOnce) {
+      this.failOnce = false;
+      throw new DeviceError('CONNECTION_RESET', 'tcp h:9100: connection reset by the printer after 0 of 3 bytes');
+    }
     if (this.gone) throw new DeviceError('CONNECT_REFUSED', 'tcp h:9100: connection refused (is the printer on and listening on port 9100?)');
     this.log.push(`send ${name} ends`);
     return { bytes: doc.bytes.length };
@@ -83,8 +88,8 @@ function setup() {
 test('job 2 renders while job 1 is being sent; its pre-flight comes after job 1\'s send, then it is sent', async () => {
   const { driver, submit } = setup();
   const one = submit('one');
-  const two = submit('two');
   await until('job 1 is being sent', () => driver.log.includes('send one begins'));
+  const two = submit('two');
   await until('job 2 renders while job 1 is still being sent', () => driver.log.includes('render two'));
   assert.ok(!driver.log.includes('send one ends'), 'job 1 was still being sent');
   driver.open();
@@ -96,6 +101,7 @@ test('job 2 renders while job 1 is being sent; its pre-flight comes after job 1\
 test('a printer that became not ready while job 1 was sent: the rendered wait:true job 2 is refused with its readiness, never sent', async () => {
   const { driver, submit } = setup();
   const one = submit('one');
+  await until('job 1 is being sent', () => driver.log.includes('send one begins'));
   const two = submit('two');
   await until('job 2 rendered behind job 1', () => driver.log.includes('render two'));
   driver.notReady = PAUSED;
@@ -109,6 +115,7 @@ test('a printer that became not ready while job 1 was sent: the rendered wait:tr
 test('a wait:false job 2 rendered behind job 1 is held while the printer is not ready, then sent once', async () => {
   const { driver, submit } = setup();
   const one = submit('one');
+  await until('job 1 is being sent', () => driver.log.includes('send one begins'));
   const two = submit('two', false);
   await until('job 2 rendered behind job 1', () => driver.log.includes('render two'));
   driver.notReady = PAUSED;
@@ -145,4 +152,28 @@ test('a cancelled job waiting behind a job being sent is not sent', async () => 
   await Promise.all([one.done, two.done]);
   assert.deepEqual([one.job.state, two.job.state, two.job.error], ['completed', 'failed', 'Canceled']);
   assert.ok(!driver.log.includes('send two begins'));
+});
+
+test('jobs queued together are covered by one ready pre-flight; a job queued after the answer is asked for again', async () => {
+  const { driver, submit } = setup();
+  driver.open();
+  const batch = ['one', 'two', 'three'].map((name) => submit(name));
+  await Promise.all(batch.map((b) => b.done));
+  assert.equal(driver.log.filter((l) => l === 'preflight').length, 1, driver.log.join(', '));
+  assert.deepEqual(driver.log.filter((l) => l.endsWith('ends')), ['send one ends', 'send two ends', 'send three ends']);
+  await submit('four').done;
+  assert.equal(driver.log.filter((l) => l === 'preflight').length, 2, 'a job queued after the answer is asked for on its own');
+});
+
+test('after a failed delivery the next queued job is asked for again, and a not-ready answer refuses it', async () => {
+  const { driver, submit } = setup();
+  driver.failOnce = true;
+  const one = submit('one');
+  const two = submit('two');
+  await until('job 2 rendered behind job 1', () => driver.log.includes('render two'));
+  driver.notReady = PAUSED;
+  driver.open();
+  await Promise.all([one.done, two.done]);
+  assert.deepEqual([one.job.state, two.job.state, two.job.errorCode], ['failed', 'failed', 'NOT_READY']);
+  assert.equal(driver.log.filter((l) => l === 'preflight').length, 2);
 });
