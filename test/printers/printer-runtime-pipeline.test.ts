@@ -177,3 +177,17 @@ test('after a failed delivery the next queued job is asked for again, and a not-
   assert.deepEqual([one.job.state, two.job.state, two.job.errorCode], ['failed', 'failed', 'NOT_READY']);
   assert.equal(driver.log.filter((l) => l === 'preflight').length, 2);
 });
+
+test('shutdown while job 2 waits rendered behind job 1: job 1 ends, job 2 is not sent and stays queued (wait: false, kept in the spool)', async () => {
+  const { driver, runtime, submit } = setup();
+  const one = submit('one');
+  await until('job 1 is being sent', () => driver.log.includes('send one begins'));
+  const two = submit('two', false);
+  await until('job 2 rendered behind job 1', () => driver.log.includes('render two'));
+  const closed = runtime.close(60_000, (work) => !work.wait);
+  driver.open();
+  await Promise.all([closed, one.done, two.done]);
+  assert.equal(one.job.state, 'completed');
+  assert.equal(two.job.state, 'queued');
+  assert.ok(!driver.log.includes('send two begins'), 'job 2 was not sent during the shutdown');
+});
