@@ -162,6 +162,9 @@ export class FleetLink {
       connectTimeout: 15_000,
       queueQoSZero: false,
       resubscribe: false,
+      // mqtt-packet's number cache: 65,536 two-byte Buffers made at the first write, 6 MB of heap held for good
+      // (measured: a bridge's idle RSS +9.1 MiB with it); writing a packet id without it costs nothing measurable
+      writeCache: false,
       ...(s.username ? { username: s.username } : {}),
       ...(s.password ? { password: s.password } : {}),
       ...tls,

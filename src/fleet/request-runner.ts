@@ -6,7 +6,7 @@ import { AppError } from '../errors';
 import type { Logger } from '../log';
 import type { ApiDispatcher, CallAnswer, ResolvedCall } from '../http/api-dispatch';
 import { FleetRequestSchema, type FleetRequest, type FleetSettings } from '../schemas/fleet';
-import type { AnswerLog, ReplyRoute } from './answer-log';
+import type { AnswerEntry, AnswerLog, ReplyRoute } from './answer-log';
 import type { FleetTopics } from './fleet-topics';
 import type { JobAnswers } from './job-answers';
 
@@ -91,18 +91,26 @@ export class RequestRunner {
     const { spooled, wait } = spooledCall(call, request);
     const answer = await this.execute(spooled, request, spooled === call ? { ...(request.body as object), wait: false } : request.body);
     const jobIds = jobIdsOf(answer.body);
+    if (answer.status === 201 && wait && jobIds.length > 0) {
+      // answered when its jobs end; a key that could not be stored is answered now, as if wait: false
+      if (await this.storeKey(key, { state: 'accepted', key, at: this.deps.now(), module: call.module, jobIds, reply: route })) return this.deps.jobAnswers.watch(key);
+      return this.deps.send(route, answer);
+    }
+    // wait: false asked, a refusal, or a job that ended at once: this is the answer, sent at once (its jobs are on
+    // disk) and stored, when jobs were made, before the PUBACK: a redelivery then replays it instead of printing again
+    this.deps.send(route, answer);
+    if (jobIds.length > 0) await this.storeKey(key, { state: 'answered', key, at: this.deps.now(), status: answer.status, body: answer.body });
+  }
+
+  /** Stores a job request's key and what is known of its answer; false (logged) when the disk refused it. */
+  private async storeKey(key: string, entry: AnswerEntry): Promise<boolean> {
     try {
-      if (answer.status === 201 && wait && jobIds.length > 0) {
-        await this.deps.answers.put({ state: 'accepted', key, at: this.deps.now(), module: call.module, jobIds, reply: route });
-        this.deps.jobAnswers.watch(key);
-        return;
-      }
-      // wait: false asked, a refusal, or a job that ended at once: this is the answer, stored when jobs were made
-      if (jobIds.length > 0) await this.deps.answers.put({ state: 'answered', key, at: this.deps.now(), status: answer.status, body: answer.body });
+      await this.deps.answers.put(entry);
+      return true;
     } catch (err) {
       this.deps.logger.warn('fleet: the key of a job request could not be stored; a redelivery may print it again', { key, reason: (err as Error).message });
+      return false;
     }
-    this.deps.send(route, answer);
   }
 
   private execute(call: ResolvedCall, request: FleetRequest, body: unknown): Promise<CallAnswer> {

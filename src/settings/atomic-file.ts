@@ -101,7 +101,8 @@ async function linkOrCopy(from: string, to: string): Promise<void> {
 }
 
 /** Best effort: the rename is atomic either way, some filesystems refuse to open or fsync a directory. */
-async function syncDir(dir: string): Promise<void> {
+/** fsyncs a folder, so that names renamed into it survive a power loss; a folder that cannot be opened or synced is skipped. */
+export async function syncDir(dir: string): Promise<void> {
   const handle = await fs.open(dir, 'r').catch(() => null);
   if (!handle) return;
   await handle.sync().catch(() => undefined);

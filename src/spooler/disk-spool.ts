@@ -2,7 +2,7 @@
 import { promises as fs, mkdirSync, readdirSync, readFileSync, rmSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppError } from '../errors';
-import { isTemporary, writeFileAtomic } from '../settings/atomic-file';
+import { isTemporary, syncDir, writeFileAtomic } from '../settings/atomic-file';
 import { unlessStorageRefused } from '../util/storage-error';
 import type { JobRecord } from '../schemas/job';
 import type { DocumentSpec } from './document';
@@ -25,8 +25,8 @@ export interface RecoveredEntry {
 }
 
 /**
- * One folder of `<jobId>.json` (+ `.data` inline bytes, `.sending` marker), all written atomically; the `.json` is the
- * commit point. It holds at most `maxBytes` of entries and inline bytes, so jobs cannot fill the flash.
+ * One folder of `<jobId>.json` (+ `.data` inline bytes, `.sending` marker), all written atomically; an entry with its
+ * bytes is a job. It holds at most `maxBytes` of entries and inline bytes, so jobs cannot fill the flash.
  */
 export class DiskSpool {
   /** False while the folder could not be made (a full or read-only partition at start): each put tries again. */
@@ -54,22 +54,25 @@ export class DiskSpool {
   }
 
   /**
-   * Persists a job and its inline bytes; resolves once both are on disk (power-loss safe: the entry's folder sync
-   * covers the bytes' name too), or rejects leaving nothing of the job behind.
+   * Persists a job and its inline bytes; resolves once both are on disk (power-loss safe: one folder sync covers both
+   * names), or rejects leaving nothing of the job behind.
    */
   async put(entry: SpoolEntry, data: Uint8Array | null): Promise<void> {
     const jobId = entry.job.jobId;
     this.folderReady ||= tryMakeFolder(this.dir);
     const json = JSON.stringify(entry);
     this.count(jobId, (data?.byteLength ?? 0) + Buffer.byteLength(json));
-    try {
-      if (data) await writeFileAtomic(this.file(jobId, 'data'), data, { backup: false, syncFolder: false });
-      await writeFileAtomic(this.file(jobId, 'json'), json, { backup: false });
-    } catch (err) {
+    // both files at once, then one folder sync for both names: until put resolves nothing was acknowledged, and an
+    // entry a crash leaves without its bytes is swept at the next load
+    const writes = [writeFileAtomic(this.file(jobId, 'json'), json, UNSYNCED_FOLDER)];
+    if (data) writes.push(writeFileAtomic(this.file(jobId, 'data'), data, UNSYNCED_FOLDER));
+    const failed = (await Promise.allSettled(writes)).find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) {
       this.uncount(jobId);
-      await fs.unlink(this.file(jobId, 'data')).catch(() => undefined);
-      throw err;
+      await Promise.all(['json', 'data'].map((ext) => fs.unlink(this.file(jobId, ext)).catch(() => undefined)));
+      throw failed.reason;
     }
+    await syncDir(this.dir);
   }
 
   /**
@@ -187,6 +190,8 @@ function isEntryFile(name: string): boolean {
 
 /** The files beside a job's entry: its inline bytes, the sending marker, the attempt count. */
 const MARKERS = ['data', 'sending', 'started'];
+/** Entry and bytes: synced before their rename; the folder is synced once for both. */
+const UNSYNCED_FOLDER = { backup: false, syncFolder: false };
 /** Markers guard against a crash loop and a resend after a process crash, which the page cache outlives: no fsync on the queue's path. */
 const MARKER_WRITE = { backup: false, sync: false, syncFolder: false };
 
