@@ -31,7 +31,8 @@ interface Subject {
   cpuPerJob: number[];
 }
 
-function post(d: DaemonHandle, path: string): Promise<void> {
+/** One job; a kept-alive connection the server closed before answering is retried once on a new one (the count at the end shows a double). */
+function post(d: DaemonHandle, path: string, retry = true): Promise<void> {
   return new Promise((resolve, reject) => {
     const req = http.request(
       { host: '127.0.0.1', port: d.port, method: 'POST', path: `/api/v1/print/${path}`, agent, headers: { 'X-API-Key': d.apiKey, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(BODY) } },
@@ -40,7 +41,7 @@ function post(d: DaemonHandle, path: string): Promise<void> {
         res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`HTTP ${res.statusCode}`))));
       },
     );
-    req.on('error', reject);
+    req.on('error', (err: NodeJS.ErrnoException) => (retry && req.reusedSocket && err.code === 'ECONNRESET' ? post(d, path, false).then(resolve, reject) : reject(err)));
     req.end(BODY);
   });
 }
