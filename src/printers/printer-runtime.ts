@@ -249,7 +249,7 @@ export class PrinterRuntime {
       if (!behind && !this.covered(work) && !(await this.awaitReady(work, driver))) return;
       let prepared: PreparedDocument | null = await this.render(work, printer);
       if (behind) leave = await this.enterSendLane();
-      // once the device shuts down only the job being sent goes on: a later one stays queued (in the disk spool when wait: false)
+      // once the device shuts down, a job rendered behind the one being sent stays queued (in the disk spool when wait: false)
       if (behind && this.closed) return;
       if (behind && !isFinished(job.state)) prepared = await this.askBeforeSend(work, driver, printer, prepared);
       entered();

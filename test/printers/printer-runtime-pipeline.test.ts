@@ -191,3 +191,18 @@ test('shutdown while job 2 waits rendered behind job 1: job 1 ends, job 2 is not
   assert.equal(two.job.state, 'queued');
   assert.ok(!driver.log.includes('send two begins'), 'job 2 was not sent during the shutdown');
 });
+
+test('shutdown while job 2 waits behind a held job 1 (which holds both lanes): job 2 is never sent and stays queued', async () => {
+  const { driver, runtime, submit } = setup();
+  driver.open();
+  driver.notReady = PAUSED;
+  const one = submit('one', false);
+  await until('job 1 is held: the printer was asked', () => driver.log.includes('preflight'));
+  await until('the queue is held', () => runtime.heldReadiness !== null);
+  const two = submit('two', false);
+  const closed = runtime.close(60_000, (work) => !work.wait);
+  driver.notReady = null;
+  await Promise.all([closed, one.done, two.done]);
+  assert.deepEqual([one.job.state, two.job.state], ['queued', 'queued']);
+  assert.ok(!driver.log.some((l) => l.startsWith('send')), 'nothing was sent during the shutdown');
+});
