@@ -1,19 +1,26 @@
 // Our PDF → ZPL pipeline against CUPS's (cupsfilter: pdftoraster → rastertolabel with a Zebra ZPL PPD) on the same PDFs.
-// Run as root (installs `cups` and `cups-filters` from Debian when missing): node --import tsx bench/cups.ts [seconds-per-task]
+// Latency side by side in one run: a base revision's pool, this tree's and cupsfilter, taking turns round by round.
+// Run as root (installs `cups` and `cups-filters` from Debian when missing):
+//   node --import tsx bench/cups.ts [seconds-per-task] [--base REV (default main)] [--rounds N (default 6)]
 import { execFileSync, execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { parseArgs, promisify } from 'node:util';
 import { Bench } from 'tinybench';
 import { silentLogger } from '../src/log';
 import type { RenderJob } from '../src/render/render-job';
 import { RenderPool } from '../src/render/render-pool';
 import { readPdfiumWasm } from '../src/render/render-assets';
 import { barcodePagesPdf, shippingLabelPdf } from '../test/fixtures/pdf/barcode-pdf';
+import { twoBuilds } from './render-builds';
 
 const run = promisify(execFile);
-const seconds = Number(process.argv[2] ?? 4);
+const args = parseArgs({ allowPositionals: true, options: { base: { type: 'string', default: 'main' }, rounds: { type: 'string', default: '6' } } });
+const seconds = Number(args.positionals[0] ?? 4);
+const ROUNDS = Number(args.values.rounds);
+/** Per round: this many labels one after the other from each of our builds, and a tenth of them (at least 3) from CUPS. */
+const OURS_PER_ROUND = 40;
 const CUPSFILTER = '/usr/sbin/cupsfilter';
 const RASTERTOLABEL = '/usr/lib/cups/filter/rastertolabel';
 const BATCH = 8;
@@ -53,6 +60,19 @@ async function cupsZpl(ppd: string, pdfPath: string, pageSize: string): Promise<
   return stdout;
 }
 
+const p50 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** Wall ms of each of `n` sequential calls of `run`. */
+async function timed(n: number, run: () => Promise<unknown>): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i += 1) {
+    const t0 = performance.now();
+    await run();
+    out.push(performance.now() - t0);
+  }
+  return out;
+}
+
 async function main(): Promise<void> {
   ensureCups();
   const dir = mkdtempSync(join(tmpdir(), 'cups-bench-'));
@@ -64,10 +84,11 @@ async function main(): Promise<void> {
   ];
   const poolSize = availableParallelism();
   const worker = { kind: 'file' as const, path: join(__dirname, '..', 'src', 'render', 'render-worker.ts') };
-  const one = new RenderPool({ size: 1, maxQueue: 64, jobTimeoutMs: 30_000, wasm: readPdfiumWasm(), worker, logger: silentLogger });
   const full = new RenderPool({ size: poolSize, maxQueue: 64, jobTimeoutMs: 30_000, wasm: readPdfiumWasm(), worker, logger: silentLogger });
-  console.log(`| document | ours p50 ms | CUPS p50 ms | latency ratio | ours labels/s (pool ${poolSize}) | CUPS labels/s (${poolSize} at once) | throughput ratio | ZPL bytes ours / CUPS |`);
-  console.log('|---|---|---|---|---|---|---|---|');
+  const { builds, baseCommit, cleanup } = twoBuilds(args.values.base!, 1);
+  const [base, one] = builds;
+  console.log(`latency: base ${args.values.base} (${baseCommit}), this tree (one worker each) and CUPS taking turns, ${ROUNDS} rounds; load average ${loadavg().map((v) => v.toFixed(2)).join(' ')}`);
+  const rows: string[] = [];
   for (const doc of docs) {
     const job: RenderJob = { format: 'pdf', bytes: doc.pdf, raster: { dpi: 203 }, encode: { language: 'zpl', copies: 1 } };
     const pdfPath = join(dir, `${doc.pageSize}.pdf`);
@@ -76,26 +97,47 @@ async function main(): Promise<void> {
     await full.render(job);
     const theirZpl = await cupsZpl(ppd, pdfPath, doc.pageSize);
     if (!theirZpl.includes('^XA')) throw new Error(`CUPS produced no ZPL for ${doc.name}`);
+    await timed(OURS_PER_ROUND, () => base.render(job));
+    await timed(OURS_PER_ROUND, () => one.render(job));
+    const lat = { base: [] as number[], ours: [] as number[], cups: [] as number[] };
+    const turns: Array<[keyof typeof lat, () => Promise<number[]>]> = [
+      ['base', () => timed(OURS_PER_ROUND, () => base.render(job))],
+      ['ours', () => timed(OURS_PER_ROUND, () => one.render(job))],
+      ['cups', () => timed(Math.max(3, OURS_PER_ROUND / 10), () => cupsZpl(ppd, pdfPath, doc.pageSize))],
+    ];
+    for (let r = 0; r < ROUNDS; r += 1) {
+      const line: string[] = [];
+      for (let k = 0; k < turns.length; k += 1) {
+        const [name, turn] = turns[(k + r) % turns.length];
+        const t = await turn();
+        lat[name].push(...t);
+        line.push(`${name} ${p50(t).toFixed(2)}`);
+      }
+      console.log(`  ${doc.name}, round ${r + 1}: p50 ms ${line.join(', ')}`);
+    }
     const bench = new Bench({ time: seconds * 1000, warmupIterations: 2, iterations: 5 });
     bench
-      .add('ours 1', () => one.render(job))
-      .add('cups 1', () => cupsZpl(ppd, pdfPath, doc.pageSize))
       .add('ours batch', () => Promise.all(Array.from({ length: BATCH }, () => full.render(job))))
       .add('cups batch', () => Promise.all(Array.from({ length: BATCH }, (_, i) => (i < poolSize ? cupsZpl(ppd, pdfPath, doc.pageSize) : null))));
     await bench.run();
-    const lat = (n: string) => {
+    const mean = (n: string) => {
       const result = bench.tasks.find((t) => t.name === n)!.result;
       if (!('latency' in result)) throw new Error(`${n} did not finish`);
-      return result.latency;
+      return result.latency.mean;
     };
-    const oursRate = (BATCH * 1000) / lat('ours batch').mean;
-    const cupsRate = (poolSize * 1000) / lat('cups batch').mean;
-    console.log(
-      `| ${doc.name} | ${lat('ours 1').p50.toFixed(2)} | ${lat('cups 1').p50.toFixed(1)} | ${(lat('cups 1').p50 / lat('ours 1').p50).toFixed(1)}x | ` +
+    const oursRate = (BATCH * 1000) / mean('ours batch');
+    const cupsRate = (poolSize * 1000) / mean('cups batch');
+    const [b, o, c] = [p50(lat.base), p50(lat.ours), p50(lat.cups)];
+    rows.push(
+      `| ${doc.name} | ${b.toFixed(2)} | ${o.toFixed(2)} | ${c.toFixed(1)} | ${(c / b).toFixed(1)}x | ${(c / o).toFixed(1)}x | ` +
         `${oursRate.toFixed(0)} | ${cupsRate.toFixed(1)} | ${(oursRate / cupsRate).toFixed(1)}x | ${oursZpl.length} / ${theirZpl.length} |`,
     );
   }
-  await Promise.all([one.close(), full.close()]);
+  console.log(`| document | base p50 ms | ours p50 ms | CUPS p50 ms | latency ratio, base | latency ratio, ours | ours labels/s (pool ${poolSize}) | CUPS labels/s (${poolSize} at once) | throughput ratio | ZPL bytes ours / CUPS |`);
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  for (const row of rows) console.log(row);
+  console.log(`load average after: ${loadavg().map((v) => v.toFixed(2)).join(' ')}`);
+  await Promise.all([cleanup(), full.close()]);
   rmSync(dir, { recursive: true, force: true });
 }
 

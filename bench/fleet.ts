@@ -301,15 +301,16 @@ async function soak(d: DaemonHandle, port: number, label: string): Promise<numbe
     }
   })();
   await sleep(10_000);
-  const start = await rssSamples(pid, 3);
-  console.log(`  ${label}: start (after 10 s): ${start.toFixed(1)} MiB`);
-  let end = start;
+  // RSS swings by several MiB with the heap's collections: each figure is the median of a minute's samples (every 5 s)
+  const minuteMedian = async () => median(await Promise.all(Array.from({ length: 12 }, (_, i) => sleep(i * 5000).then(() => rssMiB(pid)))));
   const began = performance.now();
-  while (performance.now() - began < MINUTES * 60_000) {
-    await sleep(Math.min(60_000, MINUTES * 60_000 - (performance.now() - began)));
-    end = await rssSamples(pid, 3);
+  const start = await minuteMedian();
+  console.log(`  ${label}: first minute (after 10 s of warm-up), median: ${start.toFixed(1)} MiB`);
+  let end = start;
+  while (performance.now() - began < MINUTES * 60_000 - 1000) {
+    end = await minuteMedian();
     const fleet = (await d.api('GET', '/status')).body.result.content.fleet;
-    console.log(`  ${label}: ${seconds(performance.now() - began)} s: ${end.toFixed(1)} MiB, ${emitted} events emitted, outbox ${fleet?.pendingEvents ?? 'n/a'}, state ${fleet?.state ?? 'n/a'}`);
+    console.log(`  ${label}: minute to ${seconds(performance.now() - began)} s, median: ${end.toFixed(1)} MiB, ${emitted} events emitted, outbox ${fleet?.pendingEvents ?? 'n/a'}, state ${fleet?.state ?? 'n/a'}`);
   }
   running = false;
   await emitter;

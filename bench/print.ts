@@ -1,44 +1,49 @@
 // Raw ZPL pass-through through the daemon (wait: true, pre-flight on) against a direct socket write plus one ~HS
-// round trip to the same emulator, side by side in one run; then jobs/s over 8 emulated printers.
-// Run: npm run build && node --import tsx bench/print.ts [seconds-per-task]
+// round trip to the same emulator; then jobs/s and the daemon's CPU per job over 8 emulated printers. With
+// `--baseline FILE` (another build's bundle, e.g. of main) both daemons run side by side, taking turns round by round.
+// Run: npm run build && node --import tsx bench/print.ts [rounds] [--baseline FILE]
 import { existsSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
-import { Bench } from 'tinybench';
+import { loadavg } from 'node:os';
 import { startDaemon, type DaemonHandle } from '../test/helpers/daemon-process';
 import { ZplPrinterEmulator } from '../test/fixtures/zebra-tcp-printer';
+import { cpuMs } from './process-cpu';
 
-const seconds = Number(process.argv[2] ?? 3);
+const args = process.argv.slice(2);
+const baselineAt = args.indexOf('--baseline');
+const baselineEntry = baselineAt >= 0 ? args[baselineAt + 1] : undefined;
+const rounds = Number(args.find((a, i) => /^\d+$/.test(a) && i !== baselineAt + 1) ?? 4);
+const LATENCY_JOBS = 400;
+const THROUGHPUT_JOBS = 4000;
 const LABEL = ('^XA^FO20,20^A0N,30,30^FD' + 'x'.repeat(2000) + '^FS^XZ').slice(0, 2048);
+const BODY = JSON.stringify({ content: LABEL, contentType: 'zpl' });
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
-function post(d: DaemonHandle, path: string, body: string): Promise<number> {
+/** One daemon under test with its 8 emulated printers. */
+interface Subject {
+  name: string;
+  daemon: DaemonHandle;
+  emulators: ZplPrinterEmulator[];
+  paths: string[];
+  latencies: number[];
+  rates: number[];
+  cpuPerJob: number[];
+}
+
+/** One job; a kept-alive connection the server closed before answering is retried once on a new one (the count at the end shows a double). */
+function post(d: DaemonHandle, path: string, retry = true): Promise<void> {
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: '127.0.0.1', port: d.port, method: 'POST', path: `/api/v1/print/${path}`, agent, headers: { 'X-API-Key': d.apiKey, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } },
+      { host: '127.0.0.1', port: d.port, method: 'POST', path: `/api/v1/print/${path}`, agent, headers: { 'X-API-Key': d.apiKey, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(BODY) } },
       (res) => {
         res.resume();
-        res.on('end', () => (res.statusCode === 200 || res.statusCode === 201 ? resolve(res.statusCode) : reject(new Error(`HTTP ${res.statusCode}`))));
+        res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`HTTP ${res.statusCode}`))));
       },
     );
-    req.on('error', reject);
-    req.end(body);
+    req.on('error', (err: NodeJS.ErrnoException) => (retry && req.reusedSocket && err.code === 'ECONNRESET' ? post(d, path, false).then(resolve, reject) : reject(err)));
+    req.end(BODY);
   });
-}
-
-function get(d: DaemonHandle, path: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    http.get({ host: '127.0.0.1', port: d.port, path: `/api/v1${path}`, agent, headers: { 'X-API-Key': d.apiKey } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve());
-    }).on('error', reject);
-  });
-}
-
-function latencyOf(result: unknown): { p50: number; p99: number } {
-  const latency = (result as { latency?: { p50: number; p99: number } } | undefined)?.latency;
-  if (!latency) throw new Error('a bench task failed');
-  return latency;
 }
 
 /** The floor: what any client must do at least: one ~HS round trip, then one connection carrying the label. */
@@ -58,51 +63,98 @@ function direct(port: number): Promise<void> {
   });
 }
 
-async function addPrinter(d: DaemonHandle, e: ZplPrinterEmulator): Promise<string> {
-  const port = await e.start();
-  const res = await d.api('POST', '/printers', { body: { connection: { type: 'network', host: '127.0.0.1', port, protocol: 'tcp' }, content: 'zpl' } });
-  return res.body.result.content.path;
+async function timed(samples: number[], count: number, once: () => Promise<void>): Promise<void> {
+  for (let i = 0; i < count; i += 1) {
+    const started = performance.now();
+    await once();
+    samples.push(performance.now() - started);
+  }
 }
 
-async function main(): Promise<void> {
-  const entry = existsSync('dist/printproxyd.cjs') ? 'dist/printproxyd.cjs' : undefined;
-  const d = await startDaemon({ entry });
+function percentile(samples: number[], p: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
+}
+
+const median = (values: number[]): number => percentile(values, 50);
+
+async function start(name: string, entry: string | undefined): Promise<Subject> {
+  const daemon = await startDaemon({ entry });
   const emulators = Array.from({ length: 8 }, () => new ZplPrinterEmulator());
-  const paths = await Promise.all(emulators.map((e) => addPrinter(d, e)));
-  const body = JSON.stringify({ content: LABEL, contentType: 'zpl' });
-  const port0 = Number(paths[0].split('_').pop());
+  const paths = await Promise.all(
+    emulators.map(async (e) => {
+      const port = await e.start();
+      const res = await daemon.api('POST', '/printers', { body: { connection: { type: 'network', host: '127.0.0.1', port, protocol: 'tcp' }, content: 'zpl' } });
+      return res.body.result.content.path as string;
+    }),
+  );
+  return { name, daemon, emulators, paths, latencies: [], rates: [], cpuPerJob: [] };
+}
 
-  const bench = new Bench({ time: seconds * 1000, warmupTime: 500 });
-  bench.add('printproxyd POST /print (wait, pre-flight)', () => post(d, paths[0], body).then(() => undefined));
-  bench.add('direct ~HS + socket write', () => direct(port0));
-  bench.add('HTTP floor: GET /status', () => get(d, '/status'));
-  await bench.run();
-  const [ours, floor, httpFloor] = bench.tasks.map((t) => latencyOf(t.result));
-  console.log(`entry: ${entry ?? 'src/main.ts (tsx)'}; 2 KB ZPL label, wait: true, pre-flight on`);
-  console.log('| path | p50 ms | p99 ms |');
-  console.log('|---|---|---|');
-  console.log(`| printproxyd | ${ours.p50.toFixed(2)} | ${ours.p99.toFixed(2)} |`);
-  console.log(`| direct ~HS + write | ${floor.p50.toFixed(2)} | ${floor.p99.toFixed(2)} |`);
-  console.log(`| HTTP round trip alone (GET /status) | ${httpFloor.p50.toFixed(2)} | ${httpFloor.p99.toFixed(2)} |`);
-  console.log(`overhead ratio at p50: ${(ours.p50 / floor.p50).toFixed(2)}x (target <= 2x)`);
-
-  const total = 4000;
+/** 64 clients, THROUGHPUT_JOBS jobs spread over the 8 printers: jobs/s and the daemon's CPU ms per job. */
+async function throughput(s: Subject): Promise<string> {
+  const cpuBefore = cpuMs(s.daemon.proc.pid!);
+  const clientBefore = process.cpuUsage();
   const started = performance.now();
   let next = 0;
   await Promise.all(
     Array.from({ length: 64 }, async () => {
-      while (next < total) {
+      while (next < THROUGHPUT_JOBS) {
         const n = next++;
-        await post(d, paths[n % 8], body);
+        await post(s.daemon, s.paths[n % 8]);
       }
     }),
   );
-  const elapsed = (performance.now() - started) / 1000;
-  const arrived = emulators.reduce((sum, e) => sum + e.jobs().length, 0);
-  console.log(`jobs/s over 8 printers (64 clients, wait: true): ${(total / elapsed).toFixed(0)} (${total} jobs in ${elapsed.toFixed(1)} s; ${arrived} labels arrived at the printers in all, latency runs included)`);
+  const seconds = (performance.now() - started) / 1000;
+  const cpu = (cpuMs(s.daemon.proc.pid!) - cpuBefore) / THROUGHPUT_JOBS;
+  const client = process.cpuUsage(clientBefore);
+  const clientMs = (client.user + client.system) / 1000 / THROUGHPUT_JOBS;
+  s.rates.push(THROUGHPUT_JOBS / seconds);
+  s.cpuPerJob.push(cpu);
+  return `${s.name}: ${(THROUGHPUT_JOBS / seconds).toFixed(0)} jobs/s, ${cpu.toFixed(3)} ms daemon CPU per job (this bench's clients and emulators: ${clientMs.toFixed(3)} ms)`;
+}
+
+async function main(): Promise<void> {
+  const entry = existsSync('dist/printproxyd.cjs') ? 'dist/printproxyd.cjs' : undefined;
+  const subjects = [await start(`this build (${entry ?? 'src/main.ts'})`, entry)];
+  if (baselineEntry) subjects.push(await start(`baseline (${baselineEntry})`, baselineEntry));
+  // the floor has an emulator of its own, so each subject's emulators count only that subject's labels
+  const floorPrinter = new ZplPrinterEmulator();
+  const floorPort = await floorPrinter.start();
+  const floor: number[] = [];
+  console.log(`load average before: ${loadavg().map((l) => l.toFixed(2)).join(' ')}; ${rounds} rounds, 2 KB ZPL label, wait: true, pre-flight on`);
+  for (const s of subjects) await timed([], 50, () => post(s.daemon, s.paths[0])); // warm-up
+  for (let round = 1; round <= rounds; round += 1) {
+    const line: string[] = [`round ${round}:`];
+    await timed(floor, LATENCY_JOBS, () => direct(floorPort));
+    line.push(`direct p50 ${percentile(floor.slice(-LATENCY_JOBS), 50).toFixed(3)} ms`);
+    const turn = round % 2 ? subjects : [...subjects].reverse();
+    for (const s of turn) {
+      await timed(s.latencies, LATENCY_JOBS, () => post(s.daemon, s.paths[0]));
+      line.push(`${s.name} p50 ${percentile(s.latencies.slice(-LATENCY_JOBS), 50).toFixed(3)} ms`);
+    }
+    for (const s of turn) line.push(await throughput(s));
+    console.log(line.join('; '));
+  }
+  console.log('| path | p50 ms | p99 ms | p50 / direct | jobs/s (median of rounds) | daemon CPU ms per job (median) |');
+  console.log('|---|---|---|---|---|---|');
+  console.log(`| direct ~HS + write | ${percentile(floor, 50).toFixed(3)} | ${percentile(floor, 99).toFixed(3)} | 1.00x | | |`);
+  for (const s of subjects) {
+    const ratio = percentile(s.latencies, 50) / percentile(floor, 50);
+    console.log(`| ${s.name} | ${percentile(s.latencies, 50).toFixed(3)} | ${percentile(s.latencies, 99).toFixed(3)} | ${ratio.toFixed(2)}x | ${median(s.rates).toFixed(0)} (${Math.min(...s.rates).toFixed(0)}-${Math.max(...s.rates).toFixed(0)}) | ${median(s.cpuPerJob).toFixed(3)} |`);
+  }
+  console.log(`targets: p50 <= 2x direct; >= 3,000 jobs/s over 8 printers. load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  for (const s of subjects) {
+    const arrived = s.emulators.reduce((sum, e) => sum + e.jobs().length, 0);
+    const sent = 50 + rounds * (LATENCY_JOBS + THROUGHPUT_JOBS);
+    console.log(`${s.name}: ${arrived} labels arrived for ${sent} jobs answered 200${arrived === sent ? '' : ' (MISMATCH)'}`);
+  }
   agent.destroy();
-  await d.stop();
-  await Promise.all(emulators.map((e) => e.stop()));
+  await floorPrinter.stop();
+  for (const s of subjects) {
+    await s.daemon.stop();
+    await Promise.all(s.emulators.map((e) => e.stop()));
+  }
 }
 
 void main();

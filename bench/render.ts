@@ -1,6 +1,8 @@
-// Render bench: PDF → ZPL per-label latency on one worker, labels/s on the full pool, PDF → ESC/POS per receipt, our ^GFA encoder against zpl-image.
-// Run: node --import tsx bench/render.ts [seconds-per-task]
-import { availableParallelism } from 'node:os';
+// Render bench: PDF → ZPL per-label latency on one worker, side by side against a base revision (taking turns, wall time
+// and CPU time per label); then labels/s on the full pool, PDF → ESC/POS per receipt, our ^GFA encoder against zpl-image.
+// Run: node --import tsx bench/render.ts [seconds-per-task] [--base REV (default main)] [--rounds N (default 12)]
+import { availableParallelism, loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { Bench } from 'tinybench';
@@ -13,10 +15,15 @@ import { graphicFieldZ64 } from '../src/languages/zpl/zpl-graphic-field';
 import { shippingLabelPdf } from '../test/fixtures/pdf/barcode-pdf';
 import { receiptPdf } from '../test/fixtures/pdf/receipt-pdf';
 import { decodeLabels } from '../test/render/zpl-label-decode';
+import { twoBuilds, type RenderBuild } from './render-builds';
 
 const requireCjs = createRequire(__filename);
 const zplImage = requireCjs('zpl-image') as { rgbaToZ64(rgba: Uint8Array, width: number, opts: object): { length: number; rowlen: number; z64: string } };
-const seconds = Number(process.argv[2] ?? 3);
+const args = parseArgs({ allowPositionals: true, options: { base: { type: 'string', default: 'main' }, rounds: { type: 'string', default: '12' } } });
+const seconds = Number(args.positionals[0] ?? 3);
+const ROUNDS = Number(args.values.rounds);
+/** Sequential labels per build per round. */
+const PER_ROUND = 50;
 const worker = { kind: 'file' as const, path: join(__dirname, '..', 'src', 'render', 'render-worker.ts') };
 const BATCH = 16;
 
@@ -46,8 +53,56 @@ function pictures(zpl: Uint8Array) {
   return { width, height, grey, rgba, mono: blankMono(width, height) };
 }
 
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+const load = () => loadavg().map((v) => v.toFixed(2)).join(' ');
+
+/** `PER_ROUND` labels one after the other on `build`: wall ms of each, and process CPU ms (all threads) per label. */
+async function round(build: RenderBuild, job: RenderJob): Promise<{ wall: number[]; cpuPerJob: number }> {
+  const wall: number[] = [];
+  const cpu0 = process.cpuUsage();
+  for (let i = 0; i < PER_ROUND; i += 1) {
+    const t0 = performance.now();
+    await build.render(job);
+    wall.push(performance.now() - t0);
+  }
+  const cpu = process.cpuUsage(cpu0);
+  return { wall, cpuPerJob: (cpu.user + cpu.system) / 1000 / PER_ROUND };
+}
+
+/** The base revision's pool and this tree's, one worker each, taking turns round by round on the same label. */
+async function sideBySide(job: RenderJob): Promise<void> {
+  const { builds, baseCommit, cleanup } = twoBuilds(args.values.base!, 1);
+  console.log(`side by side, one worker each: base ${args.values.base} (${baseCommit}) against this tree, ${ROUNDS} rounds of ${PER_ROUND} labels each, order alternating; load average ${load()}`);
+  for (const b of builds) for (let i = 0; i < PER_ROUND; i += 1) await b.render(job);
+  const [baseZpl, ourZpl] = await Promise.all(builds.map(async (b) => Buffer.from((await b.render(job)).bytes)));
+  console.log(`ZPL of both builds byte for byte the same: ${baseZpl.equals(ourZpl) ? 'yes' : 'NO'} (${baseZpl.length} / ${ourZpl.length} bytes)`);
+  const wall = new Map<RenderBuild, number[]>(builds.map((b) => [b, []]));
+  const cpu = new Map<RenderBuild, number[]>(builds.map((b) => [b, []]));
+  for (let r = 0; r < ROUNDS; r += 1) {
+    const line: string[] = [];
+    for (const b of r % 2 === 0 ? builds : [...builds].reverse()) {
+      const res = await round(b, job);
+      wall.get(b)!.push(...res.wall);
+      cpu.get(b)!.push(res.cpuPerJob);
+      const sorted = [...res.wall].sort((x, y) => x - y);
+      line.push(`${b.name}: p50 ${quantile(sorted, 0.5).toFixed(2)} ms, CPU ${res.cpuPerJob.toFixed(2)} ms/label`);
+    }
+    console.log(`  round ${r + 1}: ${line.join(' | ')}`);
+  }
+  console.log('| build | p50 ms | p99 ms | CPU ms per label (median of rounds) |');
+  console.log('|---|---|---|---|');
+  for (const b of builds) {
+    const w = wall.get(b)!.sort((x, y) => x - y);
+    const c = cpu.get(b)!.sort((x, y) => x - y);
+    console.log(`| ${b.name} | ${quantile(w, 0.5).toFixed(2)} | ${quantile(w, 0.99).toFixed(2)} | ${quantile(c, 0.5).toFixed(2)} |`);
+  }
+  console.log(`load average after: ${load()}`);
+  await cleanup();
+}
+
 async function main(): Promise<void> {
   const pdf = pdfJob(await shippingLabelPdf(), { language: 'zpl', copies: 1 });
+  await sideBySide(pdf);
   const receipt = pdfJob(await receiptPdf(), { language: 'escpos', copies: 1 });
   const poolSize = availableParallelism();
   const one = newPool(1);

@@ -3,8 +3,20 @@ import type { DeviceEvent, EventBus } from './event-bus';
 
 /** One retained event and its JSON text, made once for every client. */
 export interface RingEntry {
-  event: DeviceEvent;
-  json: string;
+  readonly event: DeviceEvent;
+  readonly json: string;
+}
+
+/** An entry whose JSON text is made when first read (with no client listening, never): events are snapshots (EventBus.emit). */
+class LazyEntry implements RingEntry {
+  private text: string | null = null;
+
+  constructor(readonly event: DeviceEvent) {}
+
+  get json(): string {
+    this.text ??= JSON.stringify(this.event);
+    return this.text;
+  }
 }
 
 /** A listener of entries, called synchronously in emission order. */
@@ -43,7 +55,7 @@ export class EventRing {
   }
 
   private keep(event: DeviceEvent): void {
-    const entry = { event, json: JSON.stringify(event) };
+    const entry = new LazyEntry(event);
     this.entries.push(entry);
     if (this.entries.length > this.capacity) this.entries.shift();
     this.last = event.id;

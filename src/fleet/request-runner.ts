@@ -89,7 +89,10 @@ export class RequestRunner {
     if (known?.state === 'answered') return this.deps.send(route, { status: known.status, body: known.body });
     if (known?.state === 'accepted') return this.deps.jobAnswers.alsoAnswer(key, route);
     const { spooled, wait } = spooledCall(call, request);
-    const answer = await this.execute(spooled, request, spooled === call ? { ...(request.body as object), wait: false } : request.body);
+    // the key goes with the job into the spool: a redelivery after a crash before the key reached the answer log
+    // gets the spooled job back from the job store instead of a second print
+    const keyed = { ...request, headers: { 'idempotency-key': `fleet-${key}`, ...request.headers } };
+    const answer = await this.execute(spooled, keyed, spooled === call ? { ...(request.body as object), wait: false } : request.body);
     const jobIds = jobIdsOf(answer.body);
     if (answer.status === 201 && wait && jobIds.length > 0) {
       // answered when its jobs end; a key that could not be stored is answered now, as if wait: false

@@ -4,7 +4,7 @@ import { DeviceError, toDeviceError } from '../errors';
 import type { EventBus } from '../events/event-bus';
 import { resolveFormat, type DeclaredFormat } from '../filters/document-format';
 import type { FilterInput, PreparedDocument, PrinterLanguage } from '../filters/filters';
-import type { PrinterDetails, PrinterDriver } from '../kinds/printer-driver';
+import type { PreflightOutcome, PrinterDetails, PrinterDriver } from '../kinds/printer-driver';
 import type { Logger } from '../log';
 import { isFinished, type JobRecord, type PrinterJobState } from '../schemas/job';
 import type { PrintOptions } from '../schemas/print-options';
@@ -66,6 +66,12 @@ export interface JobWork {
 
 /** Longest one live read of a printer-side job may take before the last known state is answered, ms. */
 const LIVE_READ_BUDGET_MS = 1000;
+/**
+ * How long a printer's `ready` pre-flight answer also covers the jobs that were already queued when it was asked, ms:
+ * a batch of jobs queued together is sent with one `~HS` (per this span), not one each. A job queued after the
+ * question, or after a delivery failed, is asked for on its own.
+ */
+export const PREFLIGHT_COVERS_MS = 500;
 /** How often a `wait: true` request reads its printer-side job while waiting for it to end, ms. */
 const PRINTER_POLL_MS = 500;
 /** Longest a `wait: true` request waits for its printer-side job to end before answering `printing`, ms. */
@@ -73,7 +79,10 @@ const PRINTER_WAIT_MS = 120_000;
 
 /** The runtime of the printer at one path. */
 export class PrinterRuntime {
+  /** The render lane: jobs load and render one at a time, in arrival order. */
   private readonly queue = new Mutex();
+  /** The send lane: jobs go out one at a time, in arrival order; the next job renders while one is in it. */
+  private readonly sendLane = new Mutex();
   private readonly device = new Mutex();
   private driverState: { key: string; driver: PrinterDriver; printed: PrintedTracker<JobRecord> | null } | null = null;
   /** Jobs queued or running here, by id. */
@@ -85,6 +94,11 @@ export class PrinterRuntime {
   private readonly running = new Set<Promise<void>>();
   /** The last readiness while the queue waits for the printer to become ready. */
   private held: Readiness | null = null;
+  /** Pre-flights asked so far; a job remembers the count when it is queued. */
+  private asks = 0;
+  private readonly queuedAfter = new WeakMap<JobWork, number>();
+  /** The last pre-flight, when it answered `ready` and no delivery failed since: its number and when it was asked. */
+  private lastReady: { ask: number; at: number } | null = null;
   private closed = false;
 
   constructor(readonly path: string, private readonly deps: RuntimeDeps) {}
@@ -101,10 +115,13 @@ export class PrinterRuntime {
    */
   async run(work: JobWork, stored: Promise<void> = Promise.resolve()): Promise<void> {
     this.active.set(work.job.jobId, work);
+    this.queuedAfter.set(work, this.asks);
     if (work.wait && this.held && (await this.refusedNow(work))) {
       this.active.delete(work.job.jobId);
       return;
     }
+    let whole: Promise<void> = Promise.resolve();
+    // the render lane: one job at a time renders, and leaves the lane once it holds its place in the send lane
     await this.queue.run(async () => {
       try {
         await stored;
@@ -114,10 +131,14 @@ export class PrinterRuntime {
         return;
       }
       if (this.closed) return;
-      const run = this.execute(work);
-      this.running.add(run);
-      await run.finally(() => this.running.delete(run));
+      let entered!: () => void;
+      const inLane = new Promise<void>((resolve) => (entered = resolve));
+      whole = this.execute(work, entered);
+      this.running.add(whole);
+      void whole.finally(() => this.running.delete(whole));
+      await Promise.race([inLane, whole]);
     });
+    await whole;
   }
 
   /** Cancels a queued or printing job (at the printer too, for one it holds): `failed`, "Canceled". False when not here. */
@@ -206,37 +227,101 @@ export class PrinterRuntime {
     for (const id of this.tracked.keys()) if (!keep(id)) this.tracked.delete(id);
   }
 
-  /** Pre-flight → load → render → send, in that order: a printer that is not ready costs no fetch and no render. */
-  private async execute(work: JobWork): Promise<void> {
+  /**
+   * Pre-flight → load → render → send. An idle printer is asked first, so one that is not ready costs no fetch and no
+   * render; behind a job being sent, the next job renders meanwhile and its printer is asked right before its own send
+   * (a printer never waits for our CPU between two jobs). `entered` is called once the job was asked and rendered and
+   * holds its place in the send lane (or ended): the next job may then render while this one is sent.
+   */
+  private async execute(work: JobWork, entered: () => void): Promise<void> {
     const { job, controller } = work;
     let held = false;
+    let leave: (() => void) | null = null;
     try {
       if (isFinished(job.state)) return;
       const printer = await this.awaitPrinter(work);
       if (!printer) return;
       const driver = this.driverOf(printer);
-      // a held job keeps no bytes in memory: they are loaded once the printer is ready
-      if (!(await this.awaitReady(work, driver))) return;
-      const bytes = await work.load(controller.signal);
-      job.size = bytes.length;
-      await work.beforePrepare();
-      const prepared = await this.deps.prepare(this.filterInput(work, printer, bytes), controller.signal);
-      if (isFinished(job.state)) return;
+      // behind a job being sent to a ready printer this job renders meanwhile; otherwise (an idle printer, or one that
+      // holds its queue) it waits for its turn and asks first; a held job keeps no bytes in memory
+      const behind = this.sendLane.busy && !this.held;
+      if (!behind) leave = await this.enterSendLane();
+      if (!behind && !this.covered(work) && !(await this.awaitReady(work, driver))) return;
+      let prepared: PreparedDocument | null = await this.render(work, printer);
+      if (behind) leave = await this.enterSendLane();
+      // once the device shuts down, a job rendered behind the one being sent stays queued (in the disk spool when wait: false)
+      if (behind && this.closed) return;
+      if (behind && !isFinished(job.state)) prepared = await this.askBeforeSend(work, driver, printer, prepared);
+      entered();
+      if (!prepared || isFinished(job.state)) return;
       this.setState(job, 'printing');
       await work.beforeSend();
-      const result = await this.device.run(() => driver.deliver(prepared, controller.signal));
+      const doc = prepared;
+      const result = await this.device.run(() => driver.deliver(doc, controller.signal));
       if (result.printerJobId) job.cupsJobId = result.printerJobId;
       // a printer that holds the job is read live; without its job id there is nothing to read, so it counts as done
       held = Boolean(result.pending && result.printerJobId) && !isFinished(job.state);
       if (held) this.tracked.set(job.jobId, controller);
-      else if (this.finish(job, 'completed', null)) this.followPrinted(job, prepared);
+      else if (this.finish(job, 'completed', null)) this.followPrinted(job, doc);
     } catch (err) {
+      this.lastReady = null;
       this.finish(job, 'failed', toDeviceError(err));
     } finally {
+      leave?.();
+      entered();
       this.active.delete(job.jobId);
       // a job the printer accepted is the printer's to keep: it is not sent again after a restart
       if (isFinished(job.state) || held) await work.release().catch(() => undefined);
     }
+  }
+
+  /** Loads and renders a job's document for its printer; the disk spool counts the attempt first. */
+  private async render(work: JobWork, printer: PrinterRecord): Promise<PreparedDocument> {
+    const bytes = await work.load(work.controller.signal);
+    work.job.size = bytes.length;
+    await work.beforePrepare();
+    return this.deps.prepare(this.filterInput(work, printer, bytes), work.controller.signal);
+  }
+
+  /**
+   * Pre-flight of a job rendered while the job before it was being sent. Not ready: a `wait: true` job is refused (null);
+   * a `wait: false` job drops its rendered bytes, holds the queue until the printer is ready, and is loaded and rendered again.
+   */
+  private async askBeforeSend(work: JobWork, driver: PrinterDriver, printer: PrinterRecord, prepared: PreparedDocument): Promise<PreparedDocument | null> {
+    if (this.covered(work)) return prepared;
+    const outcome = await this.ask(driver);
+    if (outcome.kind !== 'not-ready') {
+      this.held = null;
+      return prepared;
+    }
+    if (work.wait) {
+      this.refuse(work, outcome.readiness);
+      return null;
+    }
+    if (!(await this.awaitReady(work, driver))) return null;
+    const bytes = await work.load(work.controller.signal);
+    return this.deps.prepare(this.filterInput(work, printer, bytes), work.controller.signal);
+  }
+
+  /** One pre-flight through the device lock; a `ready` answer is kept for the jobs queued before it was asked. */
+  private async ask(driver: PrinterDriver): Promise<PreflightOutcome> {
+    this.asks += 1;
+    const ask = this.asks;
+    const at = this.deps.now();
+    const outcome = await this.device.run(() => driver.preflight());
+    this.lastReady = outcome.kind === 'ready' ? { ask, at } : null;
+    return outcome;
+  }
+
+  /** True when the printer answered `ready` to a pre-flight asked after `work` was queued, within PREFLIGHT_COVERS_MS, and no delivery failed since. */
+  private covered(work: JobWork): boolean {
+    const last = this.lastReady;
+    return last !== null && last.ask > (this.queuedAfter.get(work) ?? Infinity) && this.deps.now() - last.at <= PREFLIGHT_COVERS_MS;
+  }
+
+  /** Takes the job's place in the send lane now (arrival order); resolves with its release once every job before it was sent. */
+  private enterSendLane(): Promise<() => void> {
+    return new Promise((entered) => void this.sendLane.run(() => new Promise<void>((leave) => entered(leave))));
   }
 
   private filterInput(work: JobWork, printer: PrinterRecord, bytes: Buffer): FilterInput {
@@ -273,7 +358,7 @@ export class PrinterRuntime {
   private async awaitReady(work: JobWork, driver: PrinterDriver): Promise<boolean> {
     const started = this.deps.now();
     for (;;) {
-      const outcome = await this.device.run(() => driver.preflight());
+      const outcome = await this.ask(driver);
       if (outcome.kind !== 'not-ready') {
         this.held = null;
         return true;
@@ -296,7 +381,7 @@ export class PrinterRuntime {
     const printer = this.deps.findPrinter(this.path);
     if (!printer) return false;
     const driver = this.driverOf(printer);
-    const outcome = await this.device.run(() => driver.preflight());
+    const outcome = await this.ask(driver);
     if (outcome.kind !== 'not-ready') return false;
     this.refuse(work, outcome.readiness);
     return true;

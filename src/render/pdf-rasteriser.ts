@@ -3,6 +3,8 @@ import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
 import { DeviceError } from '../errors';
 import type { MonoBitmap } from '../encoders/mono-bitmap';
 import { toMono, type GreySource } from './mono';
+import type { SimdThreshold } from './mono-simd';
+import type { PdfGlyphCache } from './pdf-glyph-cache';
 import { PAGE_SIZING, pageLayouter, type PageLayout } from './page-layout';
 import type { PageSink, RasterSummary, Rasteriser } from './rasteriser';
 import { selectPages, type ResolvedRaster } from './render-options';
@@ -30,17 +32,26 @@ const LOAD_ERRORS: Record<number, string> = {
   6: 'PDF page could not be loaded',
 };
 
-/** Rasterises PDFs with one pdfium module; reuses its grey bitmap and dot buffer between pages and jobs. Not re-entrant. */
+/**
+ * Rasterises PDFs with one pdfium module; reuses its grey bitmap and dot buffer between pages and jobs, and keeps the
+ * standard fonts' glyphs drawn for one job for the next (`glyphs`, of the same module). Thresholds in wasm with `simd`
+ * (over the same module's memory) when given, else in JS (mono.ts); dithering is always JS. Not re-entrant.
+ */
 export class PdfRasteriser implements Rasteriser {
   private bitmap = 0;
   private bitmapSize = '';
   private monoBuffer: Uint8Array | undefined;
 
-  constructor(private readonly pdfium: WrappedPdfiumModule) {}
+  constructor(
+    private readonly pdfium: WrappedPdfiumModule,
+    private readonly glyphs: PdfGlyphCache,
+    private readonly simd: SimdThreshold | undefined,
+  ) {}
 
   /** Renders the selected pages to `sink`, one bitmap each; throws DeviceError RENDER_FAILED with the reason. */
   rasterise(pdf: Uint8Array, opts: ResolvedRaster, sink: PageSink): RasterSummary {
     const heap = this.pdfium.pdfium;
+    this.glyphs.beforeDocument();
     const ptr = heap.wasmExports.malloc(Math.max(1, pdf.length));
     if (!ptr) throw new DeviceError('RENDER_FAILED', `PDF of ${pdf.length} bytes does not fit in renderer memory`);
     try {
@@ -85,6 +96,8 @@ export class PdfRasteriser implements Rasteriser {
     p.FPDFBitmap_FillRect(bmp, 0, 0, canvas.widthDots, canvas.heightDots, WHITE);
     p.FPDF_RenderPageBitmap(bmp, page, place.x, place.y, place.width, place.height, place.rotate, dither ? DITHER_FLAGS : CRISP_FLAGS);
     const grey: GreySource = { src: p.pdfium.HEAPU8, offset: p.FPDFBitmap_GetBuffer(bmp), stride: p.FPDFBitmap_GetStride(bmp), width: canvas.widthDots, height: canvas.heightDots };
+    const inWasm = dither ? undefined : this.simd?.threshold(grey);
+    if (inWasm) return inWasm;
     const mono = toMono(grey, dither, this.monoBuffer);
     if (mono.data.length > (this.monoBuffer?.length ?? 0)) this.monoBuffer = mono.data;
     return mono;

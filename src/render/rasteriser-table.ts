@@ -2,6 +2,9 @@
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
 import { ImageRasteriser } from './image-rasteriser';
 import { decodeJpeg } from './jpeg-decode';
+import { SimdThreshold } from './mono-simd';
+import { PdfGlyphCache } from './pdf-glyph-cache';
+import { pdfiumHeap } from './pdfium-init';
 import { PdfRasteriser } from './pdf-rasteriser';
 import { decodePng } from './png-decode';
 import { decodePwgPages } from './pwg-raster-decode';
@@ -15,8 +18,9 @@ export type Rasterisers = Readonly<Record<RasterFormat, Rasteriser>>;
 
 /** The rasterisers of one worker (or one command run), PDFs rendered by `pdfium`. */
 export function createRasterisers(pdfium: WrappedPdfiumModule): Rasterisers {
+  const heap = pdfiumHeap(pdfium);
   return {
-    pdf: new PdfRasteriser(pdfium),
+    pdf: new PdfRasteriser(pdfium, new PdfGlyphCache(pdfium), heap && SimdThreshold.create(heap)),
     png: new ImageRasteriser(decodePng),
     jpeg: new ImageRasteriser(decodeJpeg),
     pwg: new RasterPagesRasteriser(decodePwgPages),

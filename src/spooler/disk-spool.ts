@@ -15,6 +15,8 @@ export interface SpoolEntry {
   job: JobRecord;
   document: DocumentSpec;
   options: PrintOptions;
+  /** The submission's idempotency key, so that a resubmission after a restart replays the job instead of printing it again. */
+  idempotencyKey?: string;
 }
 
 /** A spooled job read back at start; `interrupted` when sending had begun before the restart; `attempts` how often it was taken up (rendered or sent) before. */

@@ -18,6 +18,8 @@ export class JobStore {
   private readonly jobs = new Map<string, JobRecord | number>();
   private readonly packed = new PackedJobs();
   private readonly keys = new Map<string, { at: number; jobIds: string[] }>();
+  /** Live records added unfinished and not yet seen finished: what unfinished() counts, without walking every record. */
+  private readonly live = new Set<JobRecord>();
   private readonly now: () => number;
 
   constructor(private readonly options: JobStoreOptions) {
@@ -27,6 +29,7 @@ export class JobStore {
   /** Adds a record (newest last) and evicts expired and surplus finished ones. */
   add(job: JobRecord): void {
     this.jobs.set(job.jobId, job);
+    if (!isFinished(job.state)) this.live.add(job);
     this.evict();
   }
 
@@ -64,9 +67,8 @@ export class JobStore {
 
   /** How many retained jobs are queued or printing. */
   unfinished(): number {
-    let count = 0;
-    for (const held of this.jobs.values()) if (typeof held !== 'number' && !isFinished(held.state)) count += 1;
-    return count;
+    for (const job of this.live) if (isFinished(job.state) || this.jobs.get(job.jobId) !== job) this.live.delete(job);
+    return this.live.size;
   }
 
   /** Jobs a live idempotency key created, or undefined. */

@@ -43,6 +43,8 @@ interface Spooled {
   seq: number;
   spec: DocumentSpec;
   spooled: boolean;
+  /** The submission's key, kept in its spool entry. */
+  idempotencyKey?: string;
 }
 
 const INTERRUPTED = 'the device restarted while this job was being sent; it was not sent again, to avoid a duplicate print';
@@ -113,6 +115,7 @@ export class Spooler {
   /** Re-queues the disk spool after a start; a job a restart interrupted mid-send follows its printer kind's rule. */
   recover(): number {
     const recovered = this.deps.spool.load((file, reason) => this.deps.logger.warn('spool cleaned at start', { file, reason }));
+    this.rememberKeys(recovered.map((r) => r.entry));
     for (const { entry, interrupted, attempts } of recovered) {
       this.seq = Math.max(this.seq, entry.seq);
       const restored = this.restore(entry);
@@ -136,6 +139,13 @@ export class Spooler {
    */
   async close(graceMs: number): Promise<void> {
     await this.deps.runtimes.close(graceMs, (work) => this.onDisk.has(work.job.jobId));
+  }
+
+  /** Keys of spooled submissions again, with the jobs each made: a client retrying after the restart gets those jobs back. */
+  private rememberKeys(entries: SpoolEntry[]): void {
+    const jobsOf = new Map<string, string[]>();
+    for (const e of entries) if (e.idempotencyKey) jobsOf.set(e.idempotencyKey, [...(jobsOf.get(e.idempotencyKey) ?? []), e.job.jobId]);
+    for (const [key, jobIds] of jobsOf) this.deps.store.remember(key, jobIds);
   }
 
   /** Throws QUEUE_FULL when `more` jobs would take the unfinished ones past the limit. */
@@ -172,6 +182,7 @@ export class Spooler {
     };
     this.deps.store.add(job);
     const spooled = this.spooled(job, this.seq, sub.document, sub.wait ? sub.data : null, sub.options, sub.wait);
+    if (sub.idempotencyKey) spooled.idempotencyKey = sub.idempotencyKey;
     this.deps.runtimes.of(printer.path).admit(job);
     return spooled;
   }
@@ -202,9 +213,9 @@ export class Spooler {
   }
 
   private async persist(spooled: Spooled, data: Buffer | null): Promise<void> {
-    const { work, seq, spec } = spooled;
+    const { work, seq, spec, idempotencyKey } = spooled;
     try {
-      await this.deps.spool.put({ seq, job: work.job, document: spec, options: work.options }, spec.source.kind === 'inline' ? data : null);
+      await this.deps.spool.put({ seq, job: work.job, document: spec, options: work.options, ...(idempotencyKey ? { idempotencyKey } : {}) }, spec.source.kind === 'inline' ? data : null);
       this.onDisk.add(work.job.jobId);
     } catch (err) {
       if (err instanceof AppError && err.code === 'SPOOL_FULL') throw err;

@@ -2,6 +2,8 @@
 // published while the device is down is printed exactly once after it restarts; the new birth has a higher epoch.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { startBroker, type Broker } from '../fixtures/mosquitto-broker';
 import { ZplPrinterEmulator } from '../fixtures/zebra-tcp-printer';
 import type { DaemonHandle } from '../helpers/daemon-process';
@@ -61,4 +63,33 @@ test('SIGKILL: Will within 1.5 x keepalive; a request sent while down prints onc
   await fleet.client.publishAsync(`${P}/req`, JSON.stringify({ id: 'barrier', method: 'GET', path: '/status' }), { qos: 1 });
   await valueWithin('barrier', 20_000, () => fleet.json(`${P}/res`).find((a) => a.id === 'barrier'));
   assert.equal(printedMarkers(emulator).get('while-down'), 1);
+});
+
+test('a crash after the job was spooled but before its key reached the answer log: the redelivered request gets that job back and it prints once', async () => {
+  const device = 'dev-k2';
+  const P2 = `printproxy/v1/${device}`;
+  await daemon?.stop();
+  emulator.state.paused = true;
+  daemon = await startDevice(broker, device);
+  const printer = await addZplPrinter(daemon, emulator, port);
+  const request = JSON.stringify({ id: 'gap', method: 'POST', path: `/print/${printer}`, body: { contentType: 'zpl', content: '^XA^FDgap^FS^XZ', wait: false } });
+  await fleet.client.publishAsync(`${P2}/req`, request, { qos: 1 });
+  const answer = await valueWithin('the answer', 20_000, () => fleet.json(`${P2}/res`).find((a) => a.id === 'gap'));
+  const jobId = answer.body.result.content.jobId as string;
+  assert.ok(jobId, JSON.stringify(answer));
+  const dataDir = daemon.dataDir;
+  await daemon.stop('SIGKILL');
+  // the state such a crash leaves: the job in the spool, its key not in the answer log
+  const log = join(dataDir, 'fleet', 'answers.log');
+  const lines = readFileSync(log, 'utf8').split('\n');
+  assert.ok(lines.some((l) => l.includes('"id:gap"')), 'the key was stored before the crash');
+  writeFileSync(log, lines.filter((l) => !l.includes('"id:gap"')).join('\n'));
+  emulator.state.paused = false;
+  daemon = await startDevice(broker, device, { dataDir, join: false });
+  await fleet.client.publishAsync(`${P2}/req`, request, { qos: 1 });
+  const again = await valueWithin('the answer to the redelivery', 20_000, () => fleet.json(`${P2}/res`).filter((a) => a.id === 'gap')[1]);
+  assert.equal(again.body.result.content.jobId, jobId, 'the spooled job, not a new one');
+  const d = daemon;
+  await valueWithin('the job completes', 20_000, async () => (await d.api('GET', `/jobs/${jobId}`)).body.result?.content?.state === 'completed' || null);
+  assert.equal(printedMarkers(emulator).get('gap'), 1);
 });

@@ -87,3 +87,18 @@ test('a record whose times are not its own ISO strings is kept as an object, exa
   store.settle(odd);
   assert.equal(store.get(odd.jobId), odd);
 });
+
+test('unfinished counts the records queued or printing: a record that ended counts no more, settled or not', () => {
+  const now = 5_000_000;
+  const store = new JobStore({ retentionMs: 3_600_000, maxRecords: 100, now: () => now });
+  const jobs = [job(1, now, 'queued'), job(2, now, 'printing'), job(3, now, 'queued'), job(4, now)];
+  for (const j of jobs) store.add(j);
+  assert.equal(store.unfinished(), 3);
+  jobs[0].state = 'completed';
+  assert.equal(store.unfinished(), 2, 'ended on the object, not settled yet');
+  jobs[1].state = 'failed';
+  store.settle(jobs[1]);
+  assert.equal(store.unfinished(), 1, 'ended and packed');
+  store.add(job(5, now, 'queued'));
+  assert.equal(store.unfinished(), 2);
+});

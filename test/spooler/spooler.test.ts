@@ -149,6 +149,23 @@ test('wait:false jobs are on disk before submit resolves and are delivered after
   await until('the spool is empty', () => readdirSync(first.spoolDir).filter((f) => f.endsWith('.json')).length === 0);
 });
 
+test('an idempotency key outlives a restart with its spooled jobs: the same submission after it gets them back, printed once', async () => {
+  const first = setup();
+  const [a, b] = [first.printers.get('a')!, first.printers.get('b')!];
+  first.driverFor(a).notReady = PAUSED;
+  first.driverFor(b).notReady = PAUSED;
+  const made = await first.spooler.submit(submission('fan-out', { wait: false, idempotencyKey: 'k-restart' }), [a, b], 'all');
+  await first.spooler.close(50);
+
+  const second = setup(first.spoolDir);
+  second.spooler.recover();
+  const again = await second.spooler.submit(submission('fan-out', { wait: false, idempotencyKey: 'k-restart' }), [a, b], 'all');
+  assert.equal(again.replay, true);
+  assert.deepEqual(again.jobs.map((j) => j.jobId).sort(), made.jobs.map((j) => j.jobId).sort());
+  await until('both recovered jobs complete', () => again.jobs.every((j) => second.store.get(j.jobId)?.state === 'completed'));
+  assert.deepEqual([...second.driverFor(a).delivered, ...second.driverFor(b).delivered], ['fan-out', 'fan-out']);
+});
+
 test('a job whose sending had begun before a restart is failed, not sent twice', async () => {
   const first = setup();
   const a = first.printers.get('a')!;
