@@ -229,9 +229,9 @@ export class PrinterRuntime {
 
   /**
    * Pre-flight → load → render → send. An idle printer is asked first, so one that is not ready costs no fetch and no
-   * render; behind a job being sent, the next job renders meanwhile and its printer is asked right before its own send
-   * (a printer never waits for our CPU between two jobs). `entered` is called once the job was asked and rendered and
-   * holds its place in the send lane (or ended): the next job may then render while this one is sent.
+   * render; behind a job being sent, the next job renders meanwhile and is checked right before its own send (see
+   * checkBeforeSend: a printer never waits for our CPU between two jobs). `entered` is called once the job was asked and
+   * rendered and holds its place in the send lane (or ended): the next job may then render while this one is sent.
    */
   private async execute(work: JobWork, entered: () => void): Promise<void> {
     const { job, controller } = work;
@@ -239,24 +239,29 @@ export class PrinterRuntime {
     let leave: (() => void) | null = null;
     try {
       if (isFinished(job.state)) return;
-      const printer = await this.awaitPrinter(work);
+      let printer = await this.awaitPrinter(work);
       if (!printer) return;
-      const driver = this.driverOf(printer);
       // behind a job being sent to a ready printer this job renders meanwhile; otherwise (an idle printer, or one that
       // holds its queue) it waits for its turn and asks first; a held job keeps no bytes in memory
       const behind = this.sendLane.busy && !this.held;
       if (!behind) leave = await this.enterSendLane();
-      if (!behind && !this.covered(work) && !(await this.awaitReady(work, driver))) return;
+      if (!behind && !this.covered(work) && !(await this.awaitReady(work, this.driverOf(printer)))) return;
       let prepared: PreparedDocument | null = await this.render(work, printer);
-      if (behind) leave = await this.enterSendLane();
-      // once the device shuts down, a job rendered behind the one being sent stays queued (in the disk spool when wait: false)
-      if (behind && this.closed) return;
-      if (behind && !isFinished(job.state)) prepared = await this.askBeforeSend(work, driver, printer, prepared);
+      if (behind) {
+        leave = await this.enterSendLane();
+        // once the device shuts down, a job rendered behind the one being sent stays queued (in the disk spool when wait: false)
+        if (this.closed || isFinished(job.state)) return;
+        const verdict = await this.checkBeforeSend(work, printer);
+        // a job that is not sent now drops what it rendered before waiting (a held queue may wait for an hour)
+        if (verdict !== 'send') prepared = null;
+        if (verdict === 'again') [printer, prepared] = await this.renderAgain(work);
+      }
       entered();
-      if (!prepared || isFinished(job.state)) return;
+      if (!prepared || !printer || isFinished(job.state)) return;
       this.setState(job, 'printing');
       await work.beforeSend();
       const doc = prepared;
+      const driver = this.driverOf(printer);
       const result = await this.device.run(() => driver.deliver(doc, controller.signal));
       if (result.printerJobId) job.cupsJobId = result.printerJobId;
       // a printer that holds the job is read live; without its job id there is nothing to read, so it counts as done
@@ -284,23 +289,35 @@ export class PrinterRuntime {
   }
 
   /**
-   * Pre-flight of a job rendered while the job before it was being sent. Not ready: a `wait: true` job is refused (null);
-   * a `wait: false` job drops its rendered bytes, holds the queue until the printer is ready, and is loaded and rendered again.
+   * Right before the send of a job rendered while the job before it was being sent: `send` when its printer is still the
+   * one it was rendered for and is ready (or covered); `refused` when it is not ready and the job is `wait: true`;
+   * `again` when the printer was deleted or edited meanwhile, or is not ready for a `wait: false` job (see renderAgain).
    */
-  private async askBeforeSend(work: JobWork, driver: PrinterDriver, printer: PrinterRecord, prepared: PreparedDocument): Promise<PreparedDocument | null> {
-    if (this.covered(work)) return prepared;
-    const outcome = await this.ask(driver);
+  private async checkBeforeSend(work: JobWork, renderedFor: PrinterRecord): Promise<'send' | 'refused' | 'again'> {
+    const printer = this.deps.findPrinter(this.path);
+    if (!printer || renderKey(printer) !== renderKey(renderedFor)) return 'again';
+    if (this.covered(work)) return 'send';
+    const outcome = await this.ask(this.driverOf(printer));
     if (outcome.kind !== 'not-ready') {
       this.held = null;
-      return prepared;
+      return 'send';
     }
-    if (work.wait) {
-      this.refuse(work, outcome.readiness);
-      return null;
-    }
-    if (!(await this.awaitReady(work, driver))) return null;
+    if (!work.wait) return 'again';
+    this.refuse(work, outcome.readiness);
+    return 'refused';
+  }
+
+  /**
+   * A job rendered ahead whose printer changed or is not ready, after it dropped that render: it goes the way of a job to
+   * an idle printer (its printer found, asked until ready or refused, loaded and rendered again for the record as it is
+   * now; the disk spool's attempt was counted once). Nulls when the job ended or is not sent.
+   */
+  private async renderAgain(work: JobWork): Promise<[PrinterRecord | null, PreparedDocument | null]> {
+    const printer = await this.awaitPrinter(work);
+    if (!printer || !(await this.awaitReady(work, this.driverOf(printer)))) return [null, null];
     const bytes = await work.load(work.controller.signal);
-    return this.deps.prepare(this.filterInput(work, printer, bytes), work.controller.signal);
+    work.job.size = bytes.length;
+    return [printer, await this.deps.prepare(this.filterInput(work, printer, bytes), work.controller.signal)];
   }
 
   /** One pre-flight through the device lock; a `ready` answer is kept for the jobs queued before it was asked. */
@@ -394,7 +411,7 @@ export class PrinterRuntime {
 
   /** The printer's driver, opened again when its connection, content or locator changed. */
   private driverOf(printer: PrinterRecord): PrinterDriver {
-    const key = JSON.stringify([printer.connection, printer.content, printer.locator ?? null]);
+    const key = driverKey(printer);
     if (this.driverState?.key !== key) {
       this.driverState?.printed?.stop();
       const driver = this.deps.openDriver(printer);
@@ -466,4 +483,14 @@ export class PrinterRuntime {
   private emit(job: JobRecord): void {
     this.deps.bus.emit('job.state', { ...job });
   }
+}
+
+/** What a printer's driver depends on: it is opened again when this changes. */
+function driverKey(printer: PrinterRecord): string {
+  return JSON.stringify([printer.connection, printer.content, printer.locator ?? null]);
+}
+
+/** What a job rendered for a printer depends on (its driver, language, resolution, dithering and paper width). */
+function renderKey(printer: PrinterRecord): string {
+  return JSON.stringify([driverKey(printer), printer.dpi ?? null, printer.dither ?? null, printer.paperWidth ?? null]);
 }

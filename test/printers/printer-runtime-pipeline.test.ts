@@ -2,6 +2,8 @@
 // before its own send, jobs go out in order, once each, and a printer that goes away fails the waiting job.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { DeviceError } from '../../src/errors';
 import { EventBus } from '../../src/events/event-bus';
 import type { FilterInput } from '../../src/filters/filters';
@@ -50,13 +52,18 @@ class GatedDriver implements PrinterDriver {
 
 function setup() {
   const driver = new GatedDriver();
+  /** The printer's record as the registry has it now (null: deleted); every render's input and document, in order. */
+  const state: { printer: PrinterRecord | null; inputs: FilterInput[]; docs: Array<WeakRef<PreparedDocument>> } = { printer, inputs: [], docs: [] };
   const runtimes = new PrinterRuntimes({
-    findPrinter: () => printer,
+    findPrinter: () => state.printer,
     openDriver: () => driver,
     languageOf: () => 'zpl',
     prepare: async (input: FilterInput) => {
       driver.log.push(`render ${Buffer.from(input.bytes).toString()}`);
-      return { bytes: input.bytes, repeat: 1, mimeType: 'application/vnd.zebra-zpl', title: input.title, userName: input.userName, options: input.options };
+      state.inputs.push(input);
+      const doc: PreparedDocument = { bytes: input.bytes, repeat: 1, mimeType: 'application/vnd.zebra-zpl', title: input.title, userName: input.userName, options: input.options };
+      state.docs.push(new WeakRef(doc));
+      return doc;
     },
     bus: new EventBus(silentLogger),
     logger: silentLogger,
@@ -82,7 +89,18 @@ function setup() {
     runtime.admit(job);
     return { job, work, done: runtime.run(work) };
   };
-  return { driver, runtime, submit };
+  return { driver, runtime, submit, state };
+}
+
+/** True once a full collection freed what `ref` points to (a few collections, each after a turn of the event loop). */
+async function collected(ref: WeakRef<object>): Promise<boolean> {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  for (let i = 0; i < 10 && ref.deref() !== undefined; i += 1) {
+    await new Promise((resolve) => setImmediate(resolve));
+    gc();
+  }
+  return ref.deref() === undefined;
 }
 
 test('job 2 renders while job 1 is being sent; its pre-flight comes after job 1\'s send, then it is sent', async () => {
@@ -205,4 +223,49 @@ test('shutdown while job 2 waits behind a held job 1 (which holds both lanes): j
   await Promise.all([closed, one.done, two.done]);
   assert.deepEqual([one.job.state, two.job.state], ['queued', 'queued']);
   assert.ok(!driver.log.some((l) => l.startsWith('send')), 'nothing was sent during the shutdown');
+});
+
+test('a wait:false job 2 rendered behind job 1 and then held by a not-ready printer keeps no rendered document while it waits', async () => {
+  const { driver, runtime, submit, state } = setup();
+  const one = submit('one');
+  await until('job 1 is being sent', () => driver.log.includes('send one begins'));
+  const two = submit('two', false);
+  await until('job 2 rendered behind job 1', () => driver.log.includes('render two'));
+  const rendered = state.docs.at(-1)!;
+  driver.notReady = PAUSED;
+  driver.open();
+  await one.done;
+  await until('job 2 is held', () => runtime.heldReadiness !== null);
+  assert.equal(await collected(rendered), true, 'the document job 2 rendered ahead was dropped while the queue is held');
+  driver.notReady = null;
+  await two.done;
+  assert.equal(two.job.state, 'completed');
+});
+
+test('a printer deleted while job 1 is sent: job 2, rendered behind it, is not sent and fails DEVICE_GONE', async () => {
+  const { driver, submit, state } = setup();
+  const one = submit('one');
+  await until('job 1 is being sent', () => driver.log.includes('send one begins'));
+  const two = submit('two');
+  await until('job 2 rendered behind job 1', () => driver.log.includes('render two'));
+  state.printer = null;
+  driver.open();
+  await Promise.all([one.done, two.done]);
+  assert.equal(one.job.state, 'completed');
+  assert.deepEqual([two.job.state, two.job.errorCode], ['failed', 'DEVICE_GONE']);
+  assert.ok(!driver.log.includes('send two begins'), 'nothing of job 2 went to the deleted printer');
+});
+
+test('a printer edited while job 1 is sent (300 dpi now): job 2, rendered behind it for the old record, is rendered again for the new one, asked for and sent once', async () => {
+  const { driver, submit, state } = setup();
+  const one = submit('one');
+  await until('job 1 is being sent', () => driver.log.includes('send one begins'));
+  const two = submit('two');
+  await until('job 2 rendered behind job 1', () => driver.log.includes('render two'));
+  state.printer = { ...printer, dpi: 300 };
+  driver.open();
+  await Promise.all([one.done, two.done]);
+  assert.equal(two.job.state, 'completed');
+  assert.deepEqual(driver.log.slice(driver.log.indexOf('send one ends')), ['send one ends', 'preflight', 'render two', 'send two begins', 'send two ends']);
+  assert.equal(state.inputs.at(-1)!.printer.dpi, 300, 'the document sent was rendered for the printer as it is now');
 });
