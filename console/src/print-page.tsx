@@ -46,7 +46,8 @@ export function PrintPage() {
     void printing.run(async () => {
       const job = await api.send<Job & { jobs?: Job[] }>('POST', `/print/${encodeURIComponent(target)}`, { ...(await body()), wait: false });
       const jobs = job.jobs ?? [job];
-      for (const j of jobs) if (!live.jobs?.some((k) => k.jobId === j.jobId)) data.upsertJob({ ...j, completedAt: j.completedAt ?? null });
+      // the lists as they are now: events that came while the answer was on its way are newer than it (`live` is this render's)
+      for (const j of jobs) if (!data.state.jobs?.some((k) => k.jobId === j.jobId)) data.upsertJob({ ...j, completedAt: j.completedAt ?? null });
       setJobIds(jobs.map((j) => j.jobId));
     });
   };

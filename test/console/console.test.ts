@@ -8,6 +8,7 @@ import { shippingLabelPdf } from '../fixtures/pdf/barcode-pdf';
 import { WebhookReceiver } from '../fixtures/webhook-receiver';
 import { ZplPrinterEmulator } from '../fixtures/zebra-tcp-printer';
 import { builtConsole, launchChromium, openPage, screenshot, signIn, WIDTHS, type Width } from '../helpers/browser';
+import { until } from '../helpers/until';
 import { startInProcess, type InProcessDaemon } from '../helpers/in-process-daemon';
 import { decodeLabels } from '../render/zpl-label-decode';
 
@@ -218,6 +219,32 @@ for (const width of WIDTHS) {
     await navTo(page, 'Jobs');
     await page.locator(`tr[data-job="${jobId}"]`).getByText(/^Printed /).waitFor();
     assert.notEqual((await d.api('GET', `/jobs/${jobId}`, { key })).body.result.content.printedAt, null, 'the Jobs table shows printedAt once the printer confirms');
+    await page.close();
+  });
+
+  test(`Print: a job that ended before the print request's answer reached the page still shows completed, not the state the answer carried (${width.name})`, async () => {
+    const { page } = await openPage(browser, width, d.baseUrl);
+    const frames: string[] = [];
+    page.on('websocket', (socket) => socket.on('framereceived', (frame) => frames.push(String(frame.payload))));
+    await signIn(page, key);
+    await navTo(page, 'Print');
+    // the answer (taken while the job was still queued) is handed to the page only once the job's `completed` event was
+    await page.route('**/api/v1/print/**', async (route) => {
+      const response = await route.fetch();
+      const answered: { result: { content: { jobId: string; state: string } } } = await response.json();
+      const { jobId } = answered.result.content;
+      await until('the page received the job\'s completed event', () => frames.some((f) => f.includes(jobId) && f.includes('"completed"')));
+      await page.evaluate('0');
+      await route.fulfill({ response });
+    });
+    await page.getByLabel('Document', { exact: true }).setInputFiles({ name: 'race.zpl', mimeType: 'text/plain', buffer: Buffer.from('^XA^FO20,20^A0N,30,30^FDrace^FS^XZ') });
+    await page.getByLabel('Printer', { exact: true }).selectOption(label);
+    await page.getByRole('button', { name: 'Print', exact: true }).click();
+    const progress = page.locator('.job-state');
+    await progress.waitFor();
+    await until('the job shows completed', async () => (await progress.getAttribute('class'))?.includes('completed') ?? false, 15_000).catch(async (err) => {
+      throw new Error(`${(err as Error).message}; it shows: ${await progress.innerText()}`);
+    });
     await page.close();
   });
 
