@@ -251,10 +251,11 @@ async function bareResponder(broker: Broker, deviceId: string): Promise<MqttClie
   return client;
 }
 
-async function rssSamples(pid: number, count: number): Promise<number> {
+/** The median of `count` RSS samples of `pid`, one every `everyMs`, MiB. */
+async function rssSamples(pid: number, count: number, everyMs = 1000): Promise<number> {
   const values: number[] = [];
   for (let i = 0; i < count; i += 1) {
-    await sleep(1000);
+    await sleep(everyMs);
     values.push(rssMiB(pid));
   }
   return median(values);
@@ -302,7 +303,7 @@ async function soak(d: DaemonHandle, port: number, label: string): Promise<numbe
   })();
   await sleep(10_000);
   // RSS swings by several MiB with the heap's collections: each figure is the median of a minute's samples (every 5 s)
-  const minuteMedian = async () => median(await Promise.all(Array.from({ length: 12 }, (_, i) => sleep(i * 5000).then(() => rssMiB(pid)))));
+  const minuteMedian = () => rssSamples(pid, 12, 5000);
   const began = performance.now();
   const start = await minuteMedian();
   console.log(`  ${label}: first minute (after 10 s of warm-up), median: ${start.toFixed(1)} MiB`);

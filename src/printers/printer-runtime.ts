@@ -280,11 +280,11 @@ export class PrinterRuntime {
     }
   }
 
-  /** Loads and renders a job's document for its printer; the disk spool counts the attempt first. */
-  private async render(work: JobWork, printer: PrinterRecord): Promise<PreparedDocument> {
+  /** Loads and renders a job's document for its printer; the disk spool counts the attempt first, unless `counted` already. */
+  private async render(work: JobWork, printer: PrinterRecord, counted = false): Promise<PreparedDocument> {
     const bytes = await work.load(work.controller.signal);
     work.job.size = bytes.length;
-    await work.beforePrepare();
+    if (!counted) await work.beforePrepare();
     return this.deps.prepare(this.filterInput(work, printer, bytes), work.controller.signal);
   }
 
@@ -315,9 +315,7 @@ export class PrinterRuntime {
   private async renderAgain(work: JobWork): Promise<[PrinterRecord | null, PreparedDocument | null]> {
     const printer = await this.awaitPrinter(work);
     if (!printer || !(await this.awaitReady(work, this.driverOf(printer)))) return [null, null];
-    const bytes = await work.load(work.controller.signal);
-    work.job.size = bytes.length;
-    return [printer, await this.deps.prepare(this.filterInput(work, printer, bytes), work.controller.signal)];
+    return [printer, await this.render(work, printer, true)];
   }
 
   /** One pre-flight through the device lock; a `ready` answer is kept for the jobs queued before it was asked. */

@@ -100,8 +100,10 @@ async function linkOrCopy(from: string, to: string): Promise<void> {
   }
 }
 
-/** Best effort: the rename is atomic either way, some filesystems refuse to open or fsync a directory. */
-/** fsyncs a folder, so that names renamed into it survive a power loss; a folder that cannot be opened or synced is skipped. */
+/**
+ * fsyncs a folder, so that names renamed into it survive a power loss. Best effort: the rename is atomic either way,
+ * and some filesystems refuse to open or fsync a directory (skipped).
+ */
 export async function syncDir(dir: string): Promise<void> {
   const handle = await fs.open(dir, 'r').catch(() => null);
   if (!handle) return;

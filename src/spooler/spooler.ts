@@ -43,8 +43,6 @@ interface Spooled {
   seq: number;
   spec: DocumentSpec;
   spooled: boolean;
-  /** The submission's key, kept in its spool entry. */
-  idempotencyKey?: string;
 }
 
 const INTERRUPTED = 'the device restarted while this job was being sent; it was not sent again, to avoid a duplicate print';
@@ -79,7 +77,7 @@ export class Spooler {
     const created = printers.map((printer) => this.create(sub, printer, target));
     if (sub.idempotencyKey) this.deps.store.remember(sub.idempotencyKey, created.map((c) => c.work.job.jobId));
     // queue places are taken now, in submission order; a spooled job starts only once it is on disk
-    const stored = created.map((c) => (c.spooled ? this.persist(c, sub.data) : Promise.resolve()));
+    const stored = created.map((c) => (c.spooled ? this.persist(c, sub.data, sub.idempotencyKey) : Promise.resolve()));
     const runs = created.map((c, i) => this.deps.runtimes.of(c.work.job.printer).run(c.work, stored[i]));
     const written = await Promise.allSettled(stored);
     const refused = written.find((s): s is PromiseRejectedResult => s.status === 'rejected');
@@ -182,7 +180,6 @@ export class Spooler {
     };
     this.deps.store.add(job);
     const spooled = this.spooled(job, this.seq, sub.document, sub.wait ? sub.data : null, sub.options, sub.wait);
-    if (sub.idempotencyKey) spooled.idempotencyKey = sub.idempotencyKey;
     this.deps.runtimes.of(printer.path).admit(job);
     return spooled;
   }
@@ -212,8 +209,9 @@ export class Spooler {
     return { work, seq, spec, spooled };
   }
 
-  private async persist(spooled: Spooled, data: Buffer | null): Promise<void> {
-    const { work, seq, spec, idempotencyKey } = spooled;
+  /** Writes a job to the disk spool with its submission's key (kept, so recovery can remember it). */
+  private async persist(spooled: Spooled, data: Buffer | null, idempotencyKey: string | null): Promise<void> {
+    const { work, seq, spec } = spooled;
     try {
       await this.deps.spool.put({ seq, job: work.job, document: spec, options: work.options, ...(idempotencyKey ? { idempotencyKey } : {}) }, spec.source.kind === 'inline' ? data : null);
       this.onDisk.add(work.job.jobId);
