@@ -5,7 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { join, resolve } from 'node:path';
 import { callApi } from '../helpers/daemon-process';
@@ -161,7 +161,14 @@ for (const arch of ARCHES) {
       const dataDir = tempDataDir();
       const etc = tempDir('printproxyd-etc');
       const log = join(etc, 'printproxyd.log');
-      writeFileSync(join(etc, 'printproxyd'), [`PRINTPROXYD_BIN=${binary}`, `PRINTPROXYD_DATA_DIR=${dataDir}`, `PRINTPROXYD_HTTP_PORT=${port}`, 'PRINTPROXYD_USER=nobody', `PRINTPROXYD_LOG=${log}`, `PRINTPROXYD_PIDFILE=${join(etc, 'pid')}`, 'PRINTPROXYD_ARGS="--no-https --no-mdns --host 127.0.0.1"', ''].join('\n'));
+      // installed where the unprivileged user can read it, as in the image: the checkout may sit in a folder only its
+      // owner can enter (a `mktemp -d` clone)
+      const bin = tempDir('printproxyd-bin');
+      const installed = join(bin, 'printproxyd');
+      copyFileSync(binary, installed);
+      chmodSync(installed, 0o755);
+      chmodSync(bin, 0o755);
+      writeFileSync(join(etc, 'printproxyd'), [`PRINTPROXYD_BIN=${installed}`, `PRINTPROXYD_DATA_DIR=${dataDir}`, `PRINTPROXYD_HTTP_PORT=${port}`, 'PRINTPROXYD_USER=nobody', `PRINTPROXYD_LOG=${log}`, `PRINTPROXYD_PIDFILE=${join(etc, 'pid')}`, 'PRINTPROXYD_ARGS="--no-https --no-mdns --host 127.0.0.1"', ''].join('\n'));
       const script = join(ROOT, 'buildroot-overlay', 'etc', 'init.d', 'S95printproxyd');
       const env = { ...process.env, PRINTPROXYD_DEFAULTS: join(etc, 'printproxyd'), PRINTPROXY_API_KEY: 'init-script-key-0123' };
       const [sh, ...shArgs] = [...prefix, 'sh', script];
