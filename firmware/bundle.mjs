@@ -15,15 +15,16 @@ const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const out = join(root, 'dist');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
-/** The build identity baked into the bundle. */
+/** The build identity baked into the bundle: package.json's version, or PRINTPROXY_VERSION's (a release's, `npm run image -- --version`). */
 function buildIdentity() {
+  const version = process.env.PRINTPROXY_VERSION || pkg.version;
   let commit = 'nogit';
   try {
     commit = execSync('git rev-parse --short HEAD', { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
   } catch {
     // not a git checkout
   }
-  return { version: pkg.version, buildVersion: `${pkg.version}+${commit}`, builtAt: new Date().toISOString().slice(0, 10) };
+  return { version, buildVersion: `${version}+${commit}`, builtAt: new Date().toISOString().slice(0, 10) };
 }
 
 /** Replaces node-gyp-build (used by `usb`) with a loader of our own native dir. */

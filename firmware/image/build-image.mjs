@@ -1,0 +1,112 @@
+// npm run image -- --board qemu-x86_64|qemu-aarch64 [--version V] [--keyring PEM] [--sign-cert PEM --sign-key PEM]
+//                  [--app FILE]
+// The stand-in build of the device image: the Buildroot tree's layout, overlay, init scripts, boot scripts, genimage
+// config, RAUC system.conf and health gate (buildroot/board, buildroot-overlay: the same files), on a root of
+// Debian 13's packages and the project's executable for the board's arch. Writes dist/image/<board>/disk.img.
+// Debian's packages (debootstrap, without running any of their code), the kernel's modules and initramfs and the
+// executables are cached under .cache/image; a run whose inputs are all unchanged does nothing.
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { board } from './boards.mjs';
+import { ensureHostTools, run } from './host-tools.mjs';
+import { packageRoot } from './package-root.mjs';
+import { assembleTarget } from './target-root.mjs';
+import { developmentKeys } from './dev-keys.mjs';
+import { executableFor } from './executable.mjs';
+import { repoRoot } from './paths.mjs';
+
+const USAGE = 'npm run image -- --board qemu-x86_64|qemu-aarch64 [--version V] [--keyring PEM] [--sign-cert PEM --sign-key PEM] [--app FILE]';
+
+/** Builds the image described by `options`; returns the path of its disk.img. */
+export async function buildImage(options) {
+  const started = Date.now();
+  const b = board(options.board);
+  ensureHostTools(b);
+  const version = options.version ?? JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).version;
+  const keys = options.keyring ? { keyring: options.keyring, cert: options.signCert, key: options.signKey } : developmentKeys();
+  const app = options.app ?? executableFor(b.arch, version);
+  const out = join(repoRoot, 'dist', 'image', b.name);
+  const disk = join(out, 'disk.img');
+  const inputs = inputsHash(b, version, keys, app);
+  const stamp = join(out, '.inputs');
+  if (existsSync(disk) && existsSync(stamp) && readFileSync(stamp, 'utf8') === inputs) {
+    console.log(`image: ${relative(repoRoot, disk)} is up to date (${b.name}, ${version})`);
+    return disk;
+  }
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  const packages = packageRoot(b);
+  const target = join(out, 'target');
+  assembleTarget({ board: b, packages, target, app, version });
+  run('sh', [join(repoRoot, 'buildroot', 'board', 'common', 'post-build.sh'), target, b.name], { env: { ...process.env, PRINTPROXY_KEYRING: keys.keyring } });
+  makeRootfs(target, join(out, 'rootfs.ext4'));
+  if (b.grub) makeGrubLoader(packages.root, join(out, 'EFI', 'BOOT', 'BOOTX64.EFI'));
+  run('sh', [join(repoRoot, 'buildroot', 'board', 'common', 'post-image.sh'), out, b.name], { env: { ...process.env, TARGET_DIR: target } });
+  rmSync(target, { recursive: true, force: true });
+  writeFileSync(stamp, inputs);
+  console.log(`image: ${relative(repoRoot, disk)} (${b.name}, ${version}) in ${Math.round((Date.now() - started) / 1000)} s`);
+  return disk;
+}
+
+/** The root's ext4 image: its files' size and a quarter more, read-only at run time, at most the 512 MiB slot. */
+function makeRootfs(target, file) {
+  const used = Number(run('du', ['-sb', target], { capture: true }).split(/\s/)[0]);
+  const mib = Math.ceil((used * 1.25) / 2 ** 20) + 32;
+  if (mib > 512) throw new Error(`the root needs ${mib} MiB; a slot holds 512`);
+  run('mkfs.ext4', ['-q', '-F', '-L', 'rootfs', '-m', '0', '-d', target, file, `${mib}M`]);
+}
+
+/** GRUB's EFI loader (Debian 13's grub-mkimage and modules from the package root, run through its own ld.so). */
+function makeGrubLoader(root, file) {
+  mkdirSync(dirname(file), { recursive: true });
+  const modules = [
+    'part_gpt', 'fat', 'ext2', 'normal', 'configfile', 'linux', 'loadenv', 'test', 'regexp', 'echo', 'search',
+    'search_fs_file', 'search_label', 'sleep', 'reboot', 'halt', 'gzio', 'xzio', 'serial', 'terminal', 'efi_gop', 'all_video',
+  ];
+  run(join(root, 'usr', 'lib64', 'ld-linux-x86-64.so.2'), [
+    '--library-path', join(root, 'usr', 'lib', 'x86_64-linux-gnu'), join(root, 'usr', 'bin', 'grub-mkimage'),
+    '-d', join(root, 'usr', 'lib', 'grub', 'x86_64-efi'), '-O', 'x86_64-efi', '-p', '/EFI/BOOT', '-o', file, ...modules,
+  ]);
+}
+
+/** A hash of everything the image is made of: board files, overlay, this folder's scripts, the executable, keys. */
+function inputsHash(b, version, keys, app) {
+  const hash = createHash('sha256').update(JSON.stringify({ board: b.name, version, packages: b.packages }));
+  for (const dir of ['buildroot/board', 'buildroot-overlay', 'firmware/image']) hashTree(hash, join(repoRoot, dir));
+  for (const file of [keys.keyring, app]) hash.update(file).update(String(statSync(file).mtimeMs)).update(String(statSync(file).size));
+  return hash.digest('hex');
+}
+
+function hashTree(hash, dir) {
+  for (const name of readdirSync(dir).sort()) {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) hashTree(hash, full);
+    else hash.update(relative(repoRoot, full)).update(String(statSync(full).mode)).update(readFileSync(full));
+  }
+}
+
+/** `--name value` pairs of the command line. */
+function parseArgs(argv) {
+  const names = { '--board': 'board', '--version': 'version', '--keyring': 'keyring', '--sign-cert': 'signCert', '--sign-key': 'signKey', '--app': 'app' };
+  const options = {};
+  for (let i = 0; i < argv.length; i += 1) {
+    const [flag, inline] = argv[i].split(/=(.*)/s, 2);
+    const name = names[flag];
+    if (!name) throw new Error(`unknown argument ${argv[i]}\nusage: ${USAGE}`);
+    options[name] = inline ?? argv[++i];
+    if (options[name] === undefined) throw new Error(`${flag} needs a value\nusage: ${USAGE}`);
+  }
+  if (!options.board) throw new Error(`usage: ${USAGE}`);
+  if (options.keyring && !(options.signCert && options.signKey)) throw new Error('--keyring goes with --sign-cert and --sign-key');
+  return options;
+}
+
+if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop())) {
+  try {
+    await buildImage(parseArgs(process.argv.slice(2)));
+  } catch (error) {
+    console.error(`image: ${error.message}`);
+    process.exit(1);
+  }
+}
