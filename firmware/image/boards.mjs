@@ -12,7 +12,7 @@ const COMMON_PACKAGES = [
 
 /** Modules the root loads (with their dependencies): network, the boot partition, the watchdogs, RAUC's bundles. */
 const ROOT_MODULES = [
-  'virtio_net', 'vfat', 'nls_cp437', 'nls_iso8859_1', 'i6300esb', 'softdog', 'loop', 'squashfs', 'dm_verity', 'dm_mod',
+  'virtio_net', 'vfat', 'nls_cp437', 'nls_iso8859_1', 'nls_ascii', 'i6300esb', 'softdog', 'loop', 'squashfs', 'dm_verity', 'dm_mod',
   'crc32c_generic', 'ext4', 'virtio_blk', 'xhci_pci', 'usb_storage',
 ];
 

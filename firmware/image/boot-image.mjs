@@ -32,7 +32,7 @@ try {
   if (guestMissing(b)) installPackages([b.qemuPackage, b.firmwarePackage], `to boot the ${b.name} image`);
   console.log(`image:boot: ${b.name} from ${relative(repoRoot, disk)}; the API will answer on http://127.0.0.1:${options.port}/ ` +
     `(HTTPS ${options.port + 1}) about a minute from now (software emulation)`);
-  const guest = startGuest(b, disk, { hostfwd: [[options.port, 80], [options.port + 1, 443]], serial: 'inherit' });
+  const guest = startGuest(b, disk, { hostfwd: [[options.port, 80], [options.port + 1, 443]], serial: 'inherit', stdin: 'inherit' });
   process.on('SIGINT', () => guest.kill('SIGTERM'));
   guest.on('exit', (code) => process.exit(code ?? 0));
 } catch (error) {

@@ -1,5 +1,3 @@
-// npm run image -- --board qemu-x86_64|qemu-aarch64 [--version V] [--keyring PEM] [--sign-cert PEM --sign-key PEM]
-//                  [--app FILE]
 // The stand-in build of the device image: the Buildroot tree's layout, overlay, init scripts, boot scripts, genimage
 // config, RAUC system.conf and health gate (buildroot/board, buildroot-overlay: the same files), on a root of
 // Debian 13's packages and the project's executable for the board's arch. Writes dist/image/<board>/disk.img.
@@ -16,10 +14,8 @@ import { developmentKeys } from './dev-keys.mjs';
 import { executableFor } from './executable.mjs';
 import { repoRoot } from './paths.mjs';
 
-const USAGE = 'npm run image -- --board qemu-x86_64|qemu-aarch64 [--version V] [--keyring PEM] [--sign-cert PEM --sign-key PEM] [--app FILE]';
-
-/** Builds the image described by `options`; returns the path of its disk.img. */
-export async function buildImage(options) {
+/** Builds the image described by `options` ({ board, version?, keyring?, signCert?, signKey?, app? }); returns its disk.img's path. */
+export function buildImage(options) {
   const started = Date.now();
   const b = board(options.board);
   ensureHostTools(b);
@@ -83,30 +79,5 @@ function hashTree(hash, dir) {
     const full = join(dir, name);
     if (statSync(full).isDirectory()) hashTree(hash, full);
     else hash.update(relative(repoRoot, full)).update(String(statSync(full).mode)).update(readFileSync(full));
-  }
-}
-
-/** `--name value` pairs of the command line. */
-function parseArgs(argv) {
-  const names = { '--board': 'board', '--version': 'version', '--keyring': 'keyring', '--sign-cert': 'signCert', '--sign-key': 'signKey', '--app': 'app' };
-  const options = {};
-  for (let i = 0; i < argv.length; i += 1) {
-    const [flag, inline] = argv[i].split(/=(.*)/s, 2);
-    const name = names[flag];
-    if (!name) throw new Error(`unknown argument ${argv[i]}\nusage: ${USAGE}`);
-    options[name] = inline ?? argv[++i];
-    if (options[name] === undefined) throw new Error(`${flag} needs a value\nusage: ${USAGE}`);
-  }
-  if (!options.board) throw new Error(`usage: ${USAGE}`);
-  if (options.keyring && !(options.signCert && options.signKey)) throw new Error('--keyring goes with --sign-cert and --sign-key');
-  return options;
-}
-
-if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop())) {
-  try {
-    await buildImage(parseArgs(process.argv.slice(2)));
-  } catch (error) {
-    console.error(`image: ${error.message}`);
-    process.exit(1);
   }
 }

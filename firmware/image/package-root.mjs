@@ -10,7 +10,7 @@ import { imageCache } from './paths.mjs';
 
 const SUITE = 'trixie';
 /** Packages a dependency brings that the image does without: init is BusyBox's. */
-const LEFT_PACKED = /^(systemd|systemd-sysv|systemd-timesyncd|linux-image-[a-z0-9]+)_/;
+const LEFT_PACKED = /^(systemd|systemd-sysv|systemd-timesyncd|linux-image-[^_]+)_/;
 
 /** { root, kernel: { dir, version } } of board `b`, made when missing (about a minute, once). */
 export function packageRoot(b) {

@@ -7,9 +7,10 @@ import { hasCommand } from './host-tools.mjs';
 /**
  * Starts qemu for board `b` on `disk`. `hostfwd`: [[hostPort, guestPort]] from 127.0.0.1 into the guest; `guestfwd`:
  * [[guestAddress, guestPort, hostPort]] from the guest to 127.0.0.1. Returns the child (its stdout is the serial
- * console); `serial`: 'pipe' (the default) or 'inherit'.
+ * console); `serial`: 'pipe' (the default) or 'inherit'; `stdin`: 'ignore' (the default: nothing may reach the serial
+ * line before the kernel runs, or the boot loader's countdown stops), 'pipe' or 'inherit'.
  */
-export function startGuest(b, disk, { hostfwd = [], guestfwd = [], serial = 'pipe' } = {}) {
+export function startGuest(b, disk, { hostfwd = [], guestfwd = [], serial = 'pipe', stdin = 'ignore' } = {}) {
   const missing = guestMissing(b);
   if (missing) throw new Error(missing);
   const forwards = [
@@ -20,7 +21,7 @@ export function startGuest(b, disk, { hostfwd = [], guestfwd = [], serial = 'pip
   args.push('-nic', ['user', 'model=virtio-net-pci', 'restrict=on', ...forwards].join(','));
   args.push('-display', 'none', '-monitor', 'none', '-serial', 'stdio', '-no-user-config', '-nodefaults');
   // -nodefaults drops the default devices; the virtio disk and NIC above are given explicitly
-  return spawn(program, args, { stdio: ['ignore', serial, serial === 'pipe' ? 'pipe' : 'inherit'] });
+  return spawn(program, args, { stdio: [stdin, serial, serial === 'pipe' ? 'pipe' : 'inherit'] });
 }
 
 /** Why board `b`'s guest cannot boot here (qemu or its boot firmware missing, with the package), or null. */

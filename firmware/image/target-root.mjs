@@ -11,7 +11,7 @@ import { repoRoot } from './paths.mjs';
 /** What a device has no use for: package managers' data, documentation, translations, the GRUB modules (x86: built into the loader). */
 const PRUNED = [
   'usr/share/doc', 'usr/share/man', 'usr/share/info', 'usr/share/locale', 'usr/share/lintian', 'usr/share/bash-completion',
-  'usr/share/zsh', 'var/cache/apt', 'var/lib/apt/lists', 'usr/lib/grub', 'usr/share/grub', 'boot',
+  'usr/share/zsh', 'var/cache/apt', 'var/lib/apt/lists', 'usr/lib/grub', 'usr/share/grub', 'boot', 'usr/lib/modules',
 ];
 
 /** BusyBox applets the overlay's scripts run, linked where Debian's packages have no program of that name. */

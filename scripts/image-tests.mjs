@@ -1,0 +1,22 @@
+// npm run test:image: builds the stand-in image of each qemu board (npm run image; a second run with nothing changed
+// reuses it), one after the other since they share the bundle step, then runs test/image/ on the host's Node: the
+// Buildroot tree's static checks, and each image booted under qemu (two guests at once at most). Prints each part's time.
+import { spawnSync } from 'node:child_process';
+import { buildImage } from '../firmware/image/build-image.mjs';
+import { BOARDS } from '../firmware/image/boards.mjs';
+
+let failed = false;
+for (const board of Object.keys(BOARDS)) {
+  const started = Date.now();
+  try {
+    buildImage({ board });
+  } catch (error) {
+    console.error(`test:image: the ${board} image did not build: ${error.message}`);
+    failed = true;
+  }
+  console.log(`# image ${board}: ${Math.round((Date.now() - started) / 1000)} s`);
+}
+const started = Date.now();
+const status = spawnSync(process.execPath, ['scripts/run-tests.mjs', '--runtime', 'host', 'test/image/'], { stdio: 'inherit' }).status ?? 1;
+console.log(`# image tests: ${Math.round((Date.now() - started) / 1000)} s, status ${status}`);
+process.exit(failed || status !== 0 ? 1 : 0);
