@@ -14,6 +14,7 @@ export interface DaemonOptions {
   tlsCert?: string;
   tlsKey?: string;
   mdns: boolean;
+  /** The API key in force at every start (env PRINTPROXY_API_KEY); without it, the stored one, or none: the device is unclaimed. */
   apiKey?: string;
   nativeDir?: string;
   /** Folder under which share mount points must be real mounts for local files to be read through them (default /mnt/shares). */

@@ -74,6 +74,7 @@ import { ApiDispatcher } from './http/api-dispatch';
 import { fleetRoutes } from './http/routes/fleet';
 import { FleetBridge, type FleetBridgeDeps } from './fleet/fleet-bridge';
 import { FleetSettingsStore } from './fleet/fleet-settings-store';
+import { setupRoutes } from './http/routes/setup';
 import type { MqttConnect } from './fleet/mqtt-link';
 
 /** Where the daemon ended up listening. */
@@ -107,7 +108,7 @@ const STORAGE_RETRY_MS = 60_000;
 const IPP_LIMITS = { total: 64, perAddress: 16 };
 
 /**
- * Starts the daemon; `announce` receives the lines meant for stdout (listening addresses, the new key). Its stop undoes
+ * Starts the daemon; `announce` receives the lines meant for stdout (listening addresses; on an unclaimed device, where to set the key). Its stop undoes
  * the start in reverse order; a start that fails halfway undoes what it had started, then rejects.
  */
 export async function startDaemon(options: DaemonOptions, logger: Logger, announce: (line: string) => void, hardware: DaemonHardware): Promise<RunningDaemon> {
@@ -132,8 +133,6 @@ async function startParts(options: DaemonOptions, logger: Logger, announce: (lin
   started.push('settings', () => settings.flush());
   await settings.persist().catch((err: unknown) => storage.retryLater('settings', err, () => settings.persist()));
   started.push('storage retry', storage.retryEvery(STORAGE_RETRY_MS));
-  if (settings.generatedApiKey) announce(`API key (shown once): ${settings.value.apiKey}`);
-  if (settings.generatedApiKey && storage.warnings().length > 0) announce('API key not stored yet (storage full or read-only): it is stored once there is room; a restart before then makes a new one');
 
   const warnings: string[] = [];
   const bus = new EventBus(logger);
@@ -235,6 +234,7 @@ async function startParts(options: DaemonOptions, logger: Logger, announce: (lin
       const all = () => [...fleetWarnings(), ...storageWarnings];
       return withFleet(readDeviceStatus({ system, build, deviceId: () => settings.value.deviceId, extensions: () => settings.value.extensions, run: execRunner, warnings: all }), () => fleet?.status());
     }),
+    ...setupRoutes(settings),
     ...printerRoutes({ registry, status }),
     ...printRoutes({
       registry,
@@ -310,6 +310,7 @@ async function startParts(options: DaemonOptions, logger: Logger, announce: (lin
   started.push('key watch', settings.onChange(closeOnNewKey(settings, server)));
   httpPort = await server.listen(options.host, options.port);
   announce(`listening on http://${options.host}:${httpPort}`);
+  if (!settings.claimed) announce(claimLine(options.host, httpPort, webConsole !== null));
   let httpsPort: number | null = null;
   if (options.httpsPort !== null) {
     const tlsPort = options.httpsPort;
@@ -378,6 +379,14 @@ async function startParts(options: DaemonOptions, logger: Logger, announce: (lin
     /** Stops every part in reverse order of start. */
     stop: () => started.unwind(),
   };
+}
+
+/** The start-up line of an unclaimed device: where to set its first API key (the console's page, or the route). */
+function claimLine(host: string, port: number, console: boolean): string {
+  const anyAddress = host === '0.0.0.0' || host === '::' || host === '';
+  const address = anyAddress ? lanAddress() : host;
+  const url = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
+  return console ? `open ${url}/ to set the API key` : `no API key is set: POST ${url}/api/v1/setup with {"apiKey":"…"} to set it`;
 }
 
 /** The shared printers' icon, drawn and deflated at its first request rather than at start-up. */

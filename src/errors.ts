@@ -4,6 +4,10 @@
 export const REQUEST_ERROR_CODES = [
   'INVALID_REQUEST',
   'UNAUTHORIZED',
+  // no API key is set yet: every keyed call is refused until POST /setup (or the setup file, or PRINTPROXY_API_KEY) sets one
+  'DEVICE_NOT_SET_UP',
+  // POST /setup once a key is set: the key is changed with POST /settings/api-key
+  'ALREADY_SET_UP',
   'ORIGIN_NOT_ALLOWED',
   // a route this channel may not reach (credential writes over the fleet's MQTT)
   'FORBIDDEN',

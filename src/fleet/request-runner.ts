@@ -29,7 +29,7 @@ export interface RequestRunnerDeps {
 
 /** Routes that write credentials: refused over MQTT (403), so a broker cannot take the device over. */
 export function refusedOverMqtt(method: string, routePath: string): boolean {
-  if (method === 'post' && routePath === '/settings/api-key') return true;
+  if (method === 'post' && (routePath === '/settings/api-key' || routePath === '/setup')) return true;
   if (method === 'put' && (routePath === '/fleet' || routePath === '/extensions/settings')) return true;
   return method !== 'get' && (routePath === '/shares' || routePath.startsWith('/shares/'));
 }

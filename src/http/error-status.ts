@@ -13,6 +13,8 @@ const PRINT_FAILED: HttpError = { status: 502, message: 'Print failed' };
 export const ERROR_STATUS: Record<ErrorCode, HttpError> = {
   INVALID_REQUEST: { status: 400, message: 'Invalid request' },
   UNAUTHORIZED: { status: 401, message: 'Unauthorized' },
+  DEVICE_NOT_SET_UP: { status: 401, message: 'Unauthorized' },
+  ALREADY_SET_UP: { status: 409, message: 'Device already set up' },
   ORIGIN_NOT_ALLOWED: { status: 403, message: 'Forbidden' },
   FORBIDDEN: { status: 403, message: 'Forbidden' },
   PRINTER_NOT_FOUND: { status: 404, message: 'Printer not found' },

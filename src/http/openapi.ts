@@ -39,6 +39,7 @@ function operation(route: Route): Record<string, unknown> {
   const op: Record<string, unknown> = {
     operationId: `${route.method}${route.path.replace(/\{(\w+)\}/g, 'By-$1').replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
     summary: route.summary,
+    ...(route.description ? { description: route.description } : {}),
     tags: [route.tag],
     parameters: [
       ...[...route.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } })),

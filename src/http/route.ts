@@ -53,6 +53,8 @@ export interface Route {
   /** OpenAPI-style path below `/api/v1`, e.g. `/printers/{path}`. */
   path: string;
   summary: string;
+  /** Longer text for the docs (openapi.json `description`): a choice the summary cannot hold. */
+  description?: string;
   tag: string;
   /** JSON body schema; its validator runs before the handler. */
   body?: TSchema;
@@ -75,7 +77,7 @@ export interface Route {
   binaryResponse?: { contentType: string; description: string; headers?: Array<{ name: string; description: string }> };
   /** Sends `content` as the whole JSON body, without the envelope (openapi.json). */
   bare?: boolean;
-  /** Defaults to true; only openapi.json is public. */
+  /** Defaults to true; only openapi.json and GET/POST /setup are public. */
   auth?: boolean;
   handler: (req: ApiRequest) => Promise<ApiReply> | ApiReply;
 }

@@ -89,7 +89,7 @@ export class SocketHub {
     });
   }
 
-  /** The header key is checked now (401/429 refuse the upgrade); without one, only a blocked address is refused. */
+  /** The header key is checked now (401/429 refuse the upgrade); without one, only an unclaimed device (401) or a blocked address is refused. */
   private authAtUpgrade(route: SocketRoute, apiKey: string, remoteAddress: () => string): SocketAuth | null {
     if (route.auth === false) return { via: 'none' };
     if (apiKey) {

@@ -116,11 +116,18 @@ export const PrinterOverrideSchema = Type.Object({
 /** A persisted override. */
 export type PrinterOverride = Static<typeof PrinterOverrideSchema>;
 
+/**
+ * An API key a client sets (POST /setup, the setup file): at least 16 characters, as settings.json requires, and only
+ * visible ASCII, since it travels in the X-API-Key header (a space or an accent would make it impossible to send).
+ */
+export const ApiKeySchema = Type.String({ minLength: 16, maxLength: 256, pattern: '^[!-~]{16,256}$', description: '16 to 256 visible ASCII characters (no spaces)' });
+
 /** The persisted settings file, version 1. */
 export const StoredSettingsSchema = Type.Object({
   version: Type.Literal(1),
   deviceId: Type.String({ pattern: '^[a-z0-9]{4}$' }),
-  apiKey: Type.String({ minLength: 16 }),
+  /** Null while the device is unclaimed (no key set yet: device-image.md "Claim on first visit"). */
+  apiKey: Type.Union([Type.String({ minLength: 16 }), Type.Null()]),
   alias: Type.String(),
   subDomain: Type.String(),
   allowedOrigins: Type.Array(Type.String()),

@@ -17,7 +17,7 @@ export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
 /** Options for opening the store. */
 export interface SettingsStoreOptions {
   dataDir: string;
-  /** When set, the API key is this value (persisted); otherwise the stored or a generated one. */
+  /** When set, the API key is this value (persisted); otherwise the stored one, or none (the device is unclaimed). */
   seedApiKey?: string;
   logger: Logger;
 }
@@ -25,8 +25,6 @@ export interface SettingsStoreOptions {
 /** Owns settings.json in the data dir; every change goes through `update`: written atomically in order, then made current. */
 export class SettingsStore {
   readonly file: string;
-  /** True when this start generated the API key (the caller prints it once). */
-  readonly generatedApiKey: boolean;
   private current: StoredSettings;
   /** What settings.json holds as this store last read or wrote it; null when it must be written. */
   private onDisk: string | null;
@@ -43,7 +41,6 @@ export class SettingsStore {
     const loaded = readWithFallback(this.file, parseSettings);
     if (loaded?.from === 'backup') this.setAsideBroken();
     const base = loaded?.value ?? defaultSettings();
-    this.generatedApiKey = !loaded && !options.seedApiKey;
     this.current = options.seedApiKey ? { ...base, apiKey: options.seedApiKey } : base;
     this.onDisk = loaded?.from === 'main' ? loaded.text : null;
   }
@@ -57,7 +54,8 @@ export class SettingsStore {
    * After every earlier save, applies `change` to a copy of the settings and writes it atomically; only then is the copy
    * current. When the write fails nothing changes, in memory or on disk, and the promise rejects with CHANGE_NOT_STORED.
    * When `abandoned` is aborted before the new settings are current (the caller who would learn of them left), the change is
-   * not made, or written back out, and the promise rejects with INTERRUPTED.
+   * not made, or written back out, and the promise rejects with INTERRUPTED. A `change` that throws changes nothing and
+   * rejects with its error.
    */
   update(change: (draft: StoredSettings) => void, abandoned?: AbortSignal): Promise<void> {
     return this.enqueue(async () => {
@@ -67,6 +65,22 @@ export class SettingsStore {
       await this.store(draft, abandoned);
       this.notify();
     });
+  }
+
+  /** True once the device has an API key (stored, seeded or set through `claim`). */
+  get claimed(): boolean {
+    return this.current.apiKey !== null;
+  }
+
+  /**
+   * Sets the first API key (device-image.md "Claim on first visit") as `update` does: on disk, then in force. Rejects with
+   * ALREADY_SET_UP (409) when a key is set, checked in turn with every other change, so that of two claims one wins.
+   */
+  claim(apiKey: string, abandoned?: AbortSignal): Promise<void> {
+    return this.update((draft) => {
+      if (draft.apiKey !== null) throw new AppError('ALREADY_SET_UP', 'the device already has an API key; change it with POST /settings/api-key');
+      draft.apiKey = apiKey;
+    }, abandoned);
   }
 
   /** Calls `listener` after each `update`, once the new value is on disk and current; returns the unsubscribe. */
@@ -156,7 +170,7 @@ function defaultSettings(): StoredSettings {
   return {
     version: 1,
     deviceId: generateDeviceId(),
-    apiKey: generateApiKey(),
+    apiKey: null,
     alias: '',
     subDomain: '',
     allowedOrigins: ['*'],

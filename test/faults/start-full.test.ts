@@ -33,11 +33,31 @@ async function earlierRun(port: number): Promise<{ dir: string; printerPath: str
   }
 }
 
-test('a first start on a full data partition boots with the generated key, warns, refuses writes, and stores the key once space is back', async () => {
-  const t = await startOnTmpfs(128, { apiKey: null, args: ['--https-port', '0'] }, { full: true });
+test('a first start on a full data partition without a key: unclaimed; the claim answers 507 and leaves it so, and succeeds once space is back', async () => {
+  const t = await startOnTmpfs(128, { apiKey: null }, { full: true });
   try {
-    assert.match(t.d.stdout(), /API key \(shown once\): \S+/);
-    assert.match(t.d.stdout(), /API key not stored yet/);
+    const key = 'claim-on-full-0123456789';
+    await until('where to set the key is announced', () => /to set the API key|no API key is set/.test(t.d.stdout()));
+    const refused = await t.d.api('POST', '/setup', { key: null, body: { apiKey: key } });
+    assert.equal(refused.status, 507, JSON.stringify(refused.body));
+    assert.equal(refused.body.result.message, NOT_STORED);
+    assert.deepEqual((await t.d.api('GET', '/setup', { key: null })).body.result.content, { claimed: false });
+    const locked = await t.d.api('GET', '/status', { key });
+    assert.equal(locked.status, 401);
+    assert.equal(locked.body.result.content.message, 'Device not set up');
+
+    t.free();
+    assert.equal((await t.d.api('POST', '/setup', { key: null, body: { apiKey: key } })).status, 201);
+    assert.equal(JSON.parse(readFileSync(t.path('settings.json'), 'utf8')).apiKey, key, 'the key is stored');
+    await until('the storage warning goes once space is free', async () => storageWarning(await warnings(t, key)) === undefined);
+  } finally {
+    await t.d.stop();
+  }
+});
+
+test('a first start on a full data partition with a key: boots, warns, refuses writes, and stores the settings once space is back', async () => {
+  const t = await startOnTmpfs(128, { args: ['--https-port', '0'] }, { full: true });
+  try {
     // the certificate is made after the HTTP listener opens
     await until('the certificate that could not be stored is named', async () => /TLS certificate/.test(storageWarning(await warnings(t)) ?? ''));
     assert.match(storageWarning(await warnings(t)) ?? '', /^storage is full.*settings \(ENOSPC\)/);
@@ -50,7 +70,7 @@ test('a first start on a full data partition boots with the generated key, warns
 
     t.free();
     await until('the storage warning goes once space is free', async () => storageWarning(await warnings(t)) === undefined);
-    assert.equal(JSON.parse(readFileSync(t.path('settings.json'), 'utf8')).apiKey, t.d.apiKey, 'the key shown is the key stored');
+    assert.equal(JSON.parse(readFileSync(t.path('settings.json'), 'utf8')).apiKey, t.d.apiKey, 'the key given is the key stored');
     await until('HTTPS listens once its certificate is stored', () => /listening on https/.test(t.d.stdout()));
     assert.equal((await t.d.api('POST', '/webhooks', { body: { url: 'http://127.0.0.1:9/hook' } })).status, 201, 'webhooks can be stored again');
     const added = await t.d.api('POST', '/printers', { body: { connection: { type: 'network', host: '127.0.0.1', port: 9, protocol: 'tcp' }, content: 'zpl' } });
@@ -81,7 +101,7 @@ test('a full data partition with settings from an earlier run: reads, webhooks a
 });
 
 test('a read-only data partition: the daemon starts, reads work, writes answer 507, and GET /status says storage is read-only', async () => {
-  const t = await startOnTmpfs(128, { apiKey: null }, { readOnly: true });
+  const t = await startOnTmpfs(128, {}, { readOnly: true });
   try {
     assert.match(storageWarning(await warnings(t)) ?? '', /^storage is read-only.*settings \(EROFS\)/);
     assert.equal((await t.d.api('GET', '/settings')).status, 200);
@@ -97,7 +117,7 @@ test('a read-only data partition: the daemon starts, reads work, writes answer 5
       assert.equal(res.status, 507, `${method} ${path}: ${JSON.stringify(res.body)}`);
     }
     assert.deepEqual((await t.d.api('GET', '/webhooks')).body.result.content, []);
-    assert.equal((await t.d.api('GET', '/settings')).status, 200, 'the key shown at start still works');
+    assert.equal((await t.d.api('GET', '/settings')).status, 200, 'the key given at start still works');
   } finally {
     await t.d.stop();
   }

@@ -89,7 +89,7 @@ test('a request larger than inlineMaxBytes is answered 413 and nothing of it run
   assert.equal(printedMarkers(emulator).get('big'), undefined);
 });
 
-test('credential routes over MQTT answer 403; unknown paths 404; no id or not JSON 400 with id null', async () => {
+test('credential routes over MQTT (POST /setup too) answer 403; unknown paths 404; no id or not JSON 400 with id null', async () => {
   const key = await ask({ id: 'cred-1', method: 'POST', path: '/settings/api-key' });
   assert.equal(key.status, 403);
   const put = await ask({ id: 'cred-2', method: 'PUT', path: '/fleet', body: { enabled: false, brokerUrl: null } });
@@ -98,6 +98,8 @@ test('credential routes over MQTT answer 403; unknown paths 404; no id or not JS
   assert.equal(share.status, 403);
   const ext = await ask({ id: 'cred-4', method: 'PUT', path: '/extensions/settings', body: {} });
   assert.equal(ext.status, 403);
+  const setup = await ask({ id: 'cred-5', method: 'POST', path: '/setup', body: { apiKey: 'from-the-broker-0123456789' } });
+  assert.equal(setup.status, 403, 'the first key is never set over MQTT');
   const missing = await ask({ id: 'nf-1', method: 'GET', path: '/events' });
   assert.equal(missing.status, 404);
   const noId = await ask(JSON.stringify({ method: 'GET', path: '/status' }));

@@ -11,6 +11,7 @@ export interface DaemonHandle {
   baseUrl: string;
   port: number;
   dataDir: string;
+  /** The key given by PRINTPROXY_API_KEY, or '' when started without one (an unclaimed device). */
   apiKey: string;
   proc: ChildProcess;
   /** Everything the process printed to stdout so far. */
@@ -97,7 +98,8 @@ export async function startDaemon(options: StartOptions = {}): Promise<DaemonHan
     });
   });
   const baseUrl = `http://127.0.0.1:${port}`;
-  const key = apiKey ?? /API key \(shown once\): (\S+)/.exec(out)?.[1] ?? '';
+  // no key: the device starts unclaimed (POST /setup sets one; the caller passes it as `key`)
+  const key = apiKey ?? '';
   return {
     baseUrl,
     port,

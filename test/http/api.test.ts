@@ -45,12 +45,16 @@ function assertEnvelope(res: { status: number; body: any }, status: number, modu
 }
 
 describe('every operation in openapi.json requires the key', () => {
-  test('401 with no key and with a wrong key, on every operation but openapi.json', async () => {
+  test('401 with no key and with a wrong key, on every operation but the public ones (openapi.json, GET/POST /setup, GET /health)', async () => {
     const doc = (await d.api('GET', '/openapi.json', { key: null })).body;
+    const publicOps: string[] = [];
     let checked = 0;
-    for (const [path, ops] of Object.entries<Record<string, unknown>>(doc.paths)) {
+    for (const [path, ops] of Object.entries<Record<string, { security?: unknown[] }>>(doc.paths)) {
       for (const method of Object.keys(ops)) {
-        if (path === '/openapi.json') continue;
+        if (ops[method].security?.length === 0) {
+          publicOps.push(`${method.toUpperCase()} ${path}`);
+          continue;
+        }
         const concrete = path.replace(/\{\w+\}/g, 'x');
         // each operation comes from its own loopback address, so the brute-force limit is not reached
         const localAddress = `127.0.1.${checked + 1}`;
@@ -63,6 +67,9 @@ describe('every operation in openapi.json requires the key', () => {
       }
     }
     assert.ok(checked >= 15, `checked ${checked} operations`);
+    for (const op of ['GET /openapi.json', 'GET /setup', 'POST /setup']) assert.ok(publicOps.includes(op), `${op} is public`);
+    // the only other public operation is the health gate's readiness check
+    assert.deepEqual(publicOps.filter((op) => !/^(GET \/openapi\.json|GET \/setup|POST \/setup|GET \/health)$/.test(op)), []);
   });
 });
 

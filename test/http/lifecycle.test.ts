@@ -14,20 +14,26 @@ import { startDaemon, tempDataDir } from '../helpers/daemon-process';
 test('a restart with the same data dir keeps printers, tags, settings, shares, extensions and the key', async () => {
   const dataDir = tempDataDir();
   const first = await startDaemon({ dataDir, apiKey: null });
-  assert.match(first.stdout(), /API key \(shown once\): \S{32}/);
-  await first.api('POST', '/printers', { body: { connection: { type: 'network', host: '127.0.9.10', protocol: 'tcp' }, content: 'zpl', tags: ['dock'] } });
-  await first.api('PUT', '/settings', { body: { alias: 'Warehouse', subDomain: 'wh1' } });
-  await first.api('POST', '/shares', { body: { sharePath: '/mnt/shares/s', password: 'pw', uuid: 'share-1' } });
-  await first.api('PUT', '/extensions/settings', { body: [{ name: 'netbird', enabled: false, instances: [] }] });
-  const regenerated = await first.api('POST', '/settings/api-key');
+  // the console's page when a console is built, else the route
+  await until('where to set the key is announced', () => /^(open http:\/\/\S+:\d+\/ to set the API key|no API key is set: POST http:\/\/\S+\/api\/v1\/setup .*)$/m.test(first.stdout()));
+  const claimKey = 'claimed-key-0123456789abcdef';
+  assert.equal((await first.api('POST', '/setup', { key: null, body: { apiKey: claimKey } })).status, 201);
+  await first.api('POST', '/printers', { key: claimKey, body: { connection: { type: 'network', host: '127.0.9.10', protocol: 'tcp' }, content: 'zpl', tags: ['dock'] } });
+  await first.api('PUT', '/settings', { key: claimKey, body: { alias: 'Warehouse', subDomain: 'wh1' } });
+  await first.api('POST', '/shares', { key: claimKey, body: { sharePath: '/mnt/shares/s', password: 'pw', uuid: 'share-1' } });
+  await first.api('PUT', '/extensions/settings', { key: claimKey, body: [{ name: 'netbird', enabled: false, instances: [] }] });
+  const regenerated = await first.api('POST', '/settings/api-key', { key: claimKey });
   const newKey: string = regenerated.body.result.content.apiKey;
-  assert.notEqual(newKey, first.apiKey);
+  assert.notEqual(newKey, claimKey);
   assert.equal(await first.stop(), 0);
 
   const second = await startDaemon({ dataDir, apiKey: null });
   try {
-    assert.doesNotMatch(second.stdout(), /API key \(shown once\)/, 'the key is printed only on the first start');
-    assert.equal((await second.api('GET', '/status', { key: first.apiKey })).status, 401);
+    // the IPP port is announced after the claim line would be
+    await until('the IPP port is announced', () => second.ippPort() !== null);
+    assert.doesNotMatch(second.stdout(), /to set the API key|no API key is set/, 'a device with a stored key is claimed');
+    assert.equal((await second.api('POST', '/setup', { key: null, body: { apiKey: 'another-key-0123456789abcdef' } })).status, 409);
+    assert.equal((await second.api('GET', '/status', { key: claimKey })).status, 401);
     const settings = await second.api('GET', '/settings', { key: newKey });
     assert.equal(settings.status, 200);
     const c = settings.body.result.content;

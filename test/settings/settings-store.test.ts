@@ -131,3 +131,30 @@ test('an update whose caller left before it was current changes nothing: not mad
   await store.update((s) => void (s.apiKey = 'shown'), new AbortController().signal);
   assert.equal(store.value.apiKey, 'shown');
 });
+
+test('a new device has no key and generates none; claim stores the first key (disk, then memory) and refuses a second', async () => {
+  const dataDir = tempDir('settings-store');
+  const store = new SettingsStore({ dataDir, logger: silentLogger });
+  await store.persist();
+  assert.equal(store.claimed, false);
+  assert.equal(JSON.parse(readFileSync(store.file, 'utf8')).apiKey, null, 'no key is stored either');
+  const alreadySetUp = (err: unknown) => err instanceof AppError && err.code === 'ALREADY_SET_UP';
+  const [first, second] = await Promise.allSettled([store.claim('first-claim-0123456789'), store.claim('second-claim-0123456789')]);
+  assert.equal(first.status, 'fulfilled');
+  assert.ok(second.status === 'rejected' && alreadySetUp(second.reason), 'the later claim is refused');
+  assert.equal(store.claimed, true);
+  assert.equal(new SettingsStore({ dataDir, logger: silentLogger }).value.apiKey, 'first-claim-0123456789');
+});
+
+test('a claim that cannot be stored leaves the device unclaimed; a seeded key claims it at once', async () => {
+  const dataDir = tempDir('settings-store');
+  const store = new SettingsStore({ dataDir, logger: silentLogger });
+  await store.persist();
+  mkdirSync(`${store.file}.bak`);
+  writeFileSync(join(dataDir, 'settings.json.bak', 'keep'), '');
+  await assert.rejects(store.claim('first-claim-0123456789'), (err: unknown) => err instanceof AppError && err.code === 'CHANGE_NOT_STORED');
+  assert.equal(store.claimed, false);
+  const seeded = new SettingsStore({ dataDir: tempDir('settings-store'), seedApiKey: 'seeded-key-0123456789', logger: silentLogger });
+  assert.equal(seeded.claimed, true);
+  await assert.rejects(seeded.claim('first-claim-0123456789'), (err: unknown) => err instanceof AppError && err.code === 'ALREADY_SET_UP');
+});

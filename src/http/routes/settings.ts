@@ -20,7 +20,8 @@ export function settingsRoutes(deps: SettingsRouteDeps): Route[] {
   const content = () => {
     const s = deps.settings.value;
     return {
-      apiKey: maskApiKey(s.apiKey),
+      // null only on an unclaimed device, whose keyed routes answer 401 before they get here
+      apiKey: s.apiKey === null ? null : maskApiKey(s.apiKey),
       extensions: s.extensions.map(maskExtension),
       shares: s.shares.map(maskShare),
       printers: deps.registry.list().map(printerSettingsView),
