@@ -75,6 +75,8 @@ import { fleetRoutes } from './http/routes/fleet';
 import { FleetBridge, type FleetBridgeDeps } from './fleet/fleet-bridge';
 import { FleetSettingsStore } from './fleet/fleet-settings-store';
 import { setupRoutes } from './http/routes/setup';
+import { HostnameFile } from './system/hostname-file';
+import { applySetupFile } from './system/setup-file';
 import type { MqttConnect } from './fleet/mqtt-link';
 
 /** Where the daemon ended up listening. */
@@ -128,13 +130,20 @@ async function startParts(options: DaemonOptions, logger: Logger, announce: (lin
   // temporaries a crash left in the data dir (the TLS pair's, say); settings' own and the spool's are swept by their owners
   const swept = removeLeftovers(dataDir, isTemporary);
   if (swept.length > 0) logger.warn('temporary files of interrupted writes removed', { files: swept });
+  const fleetDir = join(dataDir, 'fleet');
+  const fleetSettings = new FleetSettingsStore(fleetDir, () => settings.value.deviceId);
+  const warnings: string[] = [];
+  // before anything reads the settings it may change (the key, the device id, the fleet) and before the API is served
+  if (options.setupFile) {
+    const setup = await applySetupFile(options.setupFile, { settings, fleet: fleetSettings, hostnameFile: new HostnameFile(dataDir), logger });
+    warnings.push(...setup.warnings);
+  }
   // a full or read-only partition is a warning, not a failed start: the settings stay in memory and are stored once there is room
   const storage = new StorageHealth({ probe: storageProbe(dataDir), minFreeBytes: MIN_FREE_BYTES, logger });
   started.push('settings', () => settings.flush());
   await settings.persist().catch((err: unknown) => storage.retryLater('settings', err, () => settings.persist()));
   started.push('storage retry', storage.retryEvery(STORAGE_RETRY_MS));
 
-  const warnings: string[] = [];
   const bus = new EventBus(logger);
   // webhooks subscribe before anything emits (recovered jobs, discovered printers); deliveries are `<bootId>.<event id>`
   const bootId = randomUUID();
@@ -223,8 +232,6 @@ async function startParts(options: DaemonOptions, logger: Logger, announce: (lin
 
   const build = buildInfo();
   const system = cachedSystemInfo();
-  const fleetDir = join(dataDir, 'fleet');
-  const fleetSettings = new FleetSettingsStore(fleetDir, () => settings.value.deviceId);
   // made once the listeners are up; the routes reach it through this variable
   let fleet: FleetBridge | null = null;
   const fleetWarnings = () => [...warnings, ...(fleet?.warnings() ?? [])];
@@ -232,7 +239,10 @@ async function startParts(options: DaemonOptions, logger: Logger, announce: (lin
     ...statusRoutes(async () => {
       const storageWarnings = await storage.check();
       const all = () => [...fleetWarnings(), ...storageWarnings];
-      return withFleet(readDeviceStatus({ system, build, deviceId: () => settings.value.deviceId, extensions: () => settings.value.extensions, run: execRunner, warnings: all }), () => fleet?.status());
+      const status = readDeviceStatus({
+        system, build, deviceId: () => settings.value.deviceId, hostname: () => settings.value.hostname ?? null, extensions: () => settings.value.extensions, run: execRunner, warnings: all,
+      });
+      return withFleet(status, () => fleet?.status());
     }),
     ...setupRoutes(settings),
     ...printerRoutes({ registry, status }),

@@ -10,6 +10,8 @@ export interface DeviceStatusDeps {
   system: () => SystemInfo;
   build: BuildInfo;
   deviceId: () => string;
+  /** The host name the setup file set (reported before the boot scripts have applied it), or null: the system's own. */
+  hostname: () => string | null;
   extensions: () => readonly ExtensionSettings[];
   run: CommandRunner;
   /** Subsystems that failed to start (discovery, USB), shown as warnings. */
@@ -34,7 +36,7 @@ function compose(deps: DeviceStatusDeps, extensions: ExtensionStatus[]): DeviceS
     ipAddress: system.ipAddress,
     buildVersion: deps.build.buildVersion,
     builtAt: deps.build.builtAt,
-    hostname: system.hostname,
+    hostname: deps.hostname() ?? system.hostname,
     domain: system.domain,
     deviceId: deps.deviceId(),
     extensions,

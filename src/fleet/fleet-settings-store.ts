@@ -15,6 +15,9 @@ interface StoredFleet {
   ownDeviceId: boolean;
 }
 
+/** The store's content at one moment (`snapshot`), to be written back with `restore`. */
+export type FleetSnapshot = Readonly<StoredFleet>;
+
 /** Owns the fleet settings file; `deviceIdOfDevice` gives the default deviceId (the device's 4-character id). */
 export class FleetSettingsStore {
   private readonly file: string;
@@ -46,22 +49,40 @@ export class FleetSettingsStore {
    */
   async replace(put: FleetSettingsPut): Promise<FleetSettings> {
     return this.lock.run(async () => {
-      const next = this.merged(put);
-      try {
-        // made at the first write, so a full or read-only partition at start costs the fleet nothing but its settings
-        mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-        await writeFileAtomic(this.file, `${JSON.stringify(next, null, 2)}\n`);
-      } catch (err) {
-        throw new AppError('CHANGE_NOT_STORED', `the fleet settings could not be stored: ${(err as Error).message}`);
-      }
-      this.current = next;
+      await this.store(this.merged(put));
       return this.value;
     });
   }
 
+  /** Throws INVALID_REQUEST (400) naming the field when `put`, valid by its schema, is inconsistent; changes nothing. */
+  check(put: FleetSettingsPut): void {
+    if (put.enabled && !put.brokerUrl) throw new AppError('INVALID_REQUEST', 'brokerUrl is required when enabled is true');
+  }
+
+  /** What the store holds now, secrets in clear, for `restore` (undoing a replace that was part of a larger change). */
+  snapshot(): FleetSnapshot {
+    return structuredClone(this.current);
+  }
+
+  /** Writes `snapshot` back atomically, then makes it current; throws CHANGE_NOT_STORED (507) when the write fails. */
+  async restore(snapshot: FleetSnapshot): Promise<void> {
+    return this.lock.run(() => this.store(structuredClone(snapshot)));
+  }
+
+  private async store(next: StoredFleet): Promise<void> {
+    try {
+      // made at the first write, so a full or read-only partition at start costs the fleet nothing but its settings
+      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      await writeFileAtomic(this.file, `${JSON.stringify(next, null, 2)}\n`);
+    } catch (err) {
+      throw new AppError('CHANGE_NOT_STORED', `the fleet settings could not be stored: ${(err as Error).message}`);
+    }
+    this.current = next;
+  }
+
   private merged(put: FleetSettingsPut): StoredFleet {
     const old = this.current.settings;
-    if (put.enabled && !put.brokerUrl) throw new AppError('INVALID_REQUEST', 'brokerUrl is required when enabled is true');
+    this.check(put);
     const keep = (sent: string | null | undefined, stored: string | null) => (sent === MASKED ? stored : sent ?? null);
     const ownDeviceId = put.deviceId === undefined || put.deviceId === null;
     const settings: FleetSettings = {

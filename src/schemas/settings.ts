@@ -122,12 +122,20 @@ export type PrinterOverride = Static<typeof PrinterOverrideSchema>;
  */
 export const ApiKeySchema = Type.String({ minLength: 16, maxLength: 256, pattern: '^[!-~]{16,256}$', description: '16 to 256 visible ASCII characters (no spaces)' });
 
+/** The device's 4-character id (decisions.md): its mDNS name `printproxy-<id>.local`, `deviceId` of GET /status, the fleet's default deviceId. */
+export const DeviceIdSchema = Type.String({ pattern: '^[a-z0-9]{4}$', description: '4 characters of a-z and 0-9' });
+
+/** A host name of the device itself: one DNS label (RFC 1123), without the domain. */
+export const HostnameSchema = Type.String({ pattern: '^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$', description: 'one DNS label: 1 to 63 of A-Z, a-z, 0-9 and -, not starting or ending with -' });
+
 /** The persisted settings file, version 1. */
 export const StoredSettingsSchema = Type.Object({
   version: Type.Literal(1),
-  deviceId: Type.String({ pattern: '^[a-z0-9]{4}$' }),
+  deviceId: DeviceIdSchema,
   /** Null while the device is unclaimed (no key set yet: device-image.md "Claim on first visit"). */
   apiKey: Type.Union([Type.String({ minLength: 16 }), Type.Null()]),
+  /** Set by the setup file; absent: GET /status reports the system's own host name. */
+  hostname: Type.Optional(HostnameSchema),
   alias: Type.String(),
   subDomain: Type.String(),
   allowedOrigins: Type.Array(Type.String()),
