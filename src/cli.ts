@@ -18,6 +18,8 @@ export interface DaemonOptions {
   apiKey?: string;
   /** A setup file to apply once at start, then remove (`--setup-file`, env PRINTPROXY_SETUP_FILE; device-image.md "Setup file"). */
   setupFile?: string;
+  /** The rauc executable GET /system asks (`--rauc`, env PRINTPROXY_RAUC; default `rauc` from PATH). */
+  rauc: string;
   nativeDir?: string;
   /** Folder under which share mount points must be real mounts for local files to be read through them (default /mnt/shares). */
   shareRoot: string;
@@ -48,12 +50,12 @@ export const DEFAULT_SHARE_ROOT = '/mnt/shares';
 /** Usage text printed by `--help` and on a bad flag. */
 export const USAGE = `usage: printproxyd [serve] [--data-dir DIR] [--port N] [--https-port N|--no-https] [--ipp-port N|--no-ipp] [--host ADDR]
                   [--tls-cert FILE --tls-key FILE] [--no-mdns] [--native-dir DIR] [--share-root DIR]
-                  [--no-console|--console-dir DIR] [--log-level LEVEL] [--setup-file PATH]
+                  [--no-console|--console-dir DIR] [--log-level LEVEL] [--setup-file PATH] [--rauc PATH]
        printproxyd render INPUT.pdf [--size 4x6] [--dpi 203] [-o OUT.zpl]
        printproxyd usb-list
        printproxyd fleet [--broker URL --ca FILE --cert FILE --key FILE] devices|printers|print|job|watch …  (printproxyd fleet --help)
 env: PRINTPROXY_DATA_DIR, PRINTPROXY_API_KEY, PRINTPROXY_MDNS=0, PRINTPROXY_NATIVE_DIR, PRINTPROXY_SHARE_ROOT, PRINTPROXY_LOG_LEVEL,
-     PRINTPROXY_CONSOLE=0, PRINTPROXY_CONSOLE_DIR, PRINTPROXY_SETUP_FILE,
+     PRINTPROXY_CONSOLE=0, PRINTPROXY_CONSOLE_DIR, PRINTPROXY_SETUP_FILE, PRINTPROXY_RAUC (rauc),
      PRINTPROXY_TCP_CONNECT_TIMEOUT_MS (5000), PRINTPROXY_TCP_IDLE_TIMEOUT_MS (15000), PRINTPROXY_TCP_QUERY_TIMEOUT_MS (1500),
      PRINTPROXY_WEBHOOK_RETRY_BASE_MS (1000), PRINTPROXY_WEBHOOK_RETRY_CAP_MS (3600000),
      PRINTPROXY_WEBHOOK_RETRY_HORIZON_MS (86400000), PRINTPROXY_WEBHOOK_TIMEOUT_MS (10000),
@@ -78,6 +80,7 @@ function parseDaemonFlags(args: string[], env: NodeJS.ProcessEnv): DaemonOptions
     mdns: env.PRINTPROXY_MDNS !== '0',
     apiKey: env.PRINTPROXY_API_KEY || undefined,
     setupFile: env.PRINTPROXY_SETUP_FILE || undefined,
+    rauc: env.PRINTPROXY_RAUC || 'rauc',
     nativeDir: env.PRINTPROXY_NATIVE_DIR || undefined,
     shareRoot: env.PRINTPROXY_SHARE_ROOT || DEFAULT_SHARE_ROOT,
     console: env.PRINTPROXY_CONSOLE !== '0',
@@ -121,6 +124,7 @@ function parseDaemonFlags(args: string[], env: NodeJS.ProcessEnv): DaemonOptions
       case '--console-dir': options.consoleDir = value(); break;
       case '--log-level': options.logLevel = logLevel(value()); break;
       case '--setup-file': options.setupFile = value(); break;
+      case '--rauc': options.rauc = value(); break;
       default: throw new UsageError(`unknown flag ${flag}`);
     }
   }

@@ -75,7 +75,9 @@ import { fleetRoutes } from './http/routes/fleet';
 import { FleetBridge, type FleetBridgeDeps } from './fleet/fleet-bridge';
 import { FleetSettingsStore } from './fleet/fleet-settings-store';
 import { setupRoutes } from './http/routes/setup';
+import { systemRoutes } from './http/routes/system';
 import { HostnameFile } from './system/hostname-file';
+import { RaucStatus } from './system/rauc-status';
 import { applySetupFile } from './system/setup-file';
 import type { MqttConnect } from './fleet/mqtt-link';
 
@@ -106,6 +108,8 @@ const MAX_UNFINISHED_JOBS = 1000;
 const MIN_FREE_BYTES = 16 * 1024;
 /** How often writes that waited for room are retried when nobody reads GET /status (which retries at once). */
 const STORAGE_RETRY_MS = 60_000;
+/** Longest wait for `rauc status` (D-Bus to RAUC's service), in ms. */
+const RAUC_TIMEOUT_MS = 10_000;
 /** IPP requests in progress at once (each holds a connection): in all, and from one source address. */
 const IPP_LIMITS = { total: 64, perAddress: 16 };
 
@@ -232,6 +236,7 @@ async function startParts(options: DaemonOptions, logger: Logger, announce: (lin
 
   const build = buildInfo();
   const system = cachedSystemInfo();
+  const rauc = new RaucStatus({ command: options.rauc, run: execRunner, timeoutMs: RAUC_TIMEOUT_MS });
   // made once the listeners are up; the routes reach it through this variable
   let fleet: FleetBridge | null = null;
   const fleetWarnings = () => [...warnings, ...(fleet?.warnings() ?? [])];
@@ -245,6 +250,7 @@ async function startParts(options: DaemonOptions, logger: Logger, announce: (lin
       return withFleet(status, () => fleet?.status());
     }),
     ...setupRoutes(settings),
+    ...systemRoutes(() => rauc.read()),
     ...printerRoutes({ registry, status }),
     ...printRoutes({
       registry,

@@ -31,6 +31,8 @@ export const REQUEST_ERROR_CODES = [
   'NO_PREVIEW',
   'HEADERS_TOO_LARGE',
   'HTTP_VERSION_NOT_SUPPORTED',
+  // `rauc status` exists but failed or answered something else than its JSON (GET /system)
+  'SYSTEM_UNAVAILABLE',
 ] as const;
 
 /** Failure codes of talking to a printer, rendering or fetching; a failed job keeps its code as `errorCode`. */

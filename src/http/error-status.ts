@@ -37,6 +37,7 @@ export const ERROR_STATUS: Record<ErrorCode, HttpError> = {
   CHANGE_NOT_STORED: { status: 507, message: 'Device cannot store the change' },
   NOT_READY: { status: 503, message: 'Printer is not ready' },
   NO_PREVIEW: { status: 422, message: 'Preview not available' },
+  SYSTEM_UNAVAILABLE: { status: 503, message: 'System status unavailable' },
   CONNECT_REFUSED: PRINT_FAILED,
   CONNECT_TIMEOUT: PRINT_FAILED,
   CONNECTION_RESET: PRINT_FAILED,
