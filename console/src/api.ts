@@ -54,8 +54,32 @@ export class Api {
   }
 }
 
+/** Whether the device has an API key yet (GET /setup: public, no key sent). */
+export async function readSetup(): Promise<{ claimed: boolean }> {
+  return keyless<{ claimed: boolean }>('GET', '/setup');
+}
+
+/** Sets the first API key of an unclaimed device (POST /setup); rejects with ApiError (409 once it has one). */
+export async function claimDevice(apiKey: string): Promise<void> {
+  await keyless('POST', '/setup', { apiKey });
+}
+
+/** A call to a public route (no X-API-Key); resolves with `result.content`, rejects with ApiError. */
+async function keyless<T>(method: string, path: string, body?: unknown): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(`/api/v1${path}`, { method, headers: body === undefined ? {} : { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' });
+  } catch {
+    throw new ApiError(0, 'The device did not answer. Check that it is on and reachable, then try again.');
+  }
+  const json = await res.json().catch(() => null);
+  if (!res.ok) throw new ApiError(res.status, sentenceOf(res.status, json));
+  return json?.result?.content as T;
+}
+
 /** The page's sentence for a failed answer: the API's specific text, with its general one. */
 function sentenceOf(status: number, json: any): string {
+  if (status === 401 && json?.result?.content?.message === 'Device not set up') return 'The device has no API key yet: reload the page to set one.';
   if (status === 401) return 'The device refused the API key: it is wrong, or it was changed.';
   if (status === 429) return 'Too many wrong keys from this address: wait a minute, then try again.';
   const general: string = json?.result?.message ?? `The device answered ${status}`;

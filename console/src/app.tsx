@@ -1,6 +1,7 @@
-// The console: sign-in, or the signed-in layout (skip link, navigation, live indicator) around the page the path names.
+// The console: the one-time claim page of a device without a key, sign-in, or the signed-in layout (skip link, navigation, live indicator) around the page the path names.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { Api } from './api';
+import { Api, readSetup } from './api';
+import { Claim } from './claim';
 import { clearKey, loadKey, replaceKey } from './key-store';
 import { LiveData } from './live-data';
 import { LiveEvents } from './live-events';
@@ -26,13 +27,39 @@ const NAV = [
 export function App() {
   const [key, setKey] = useState(loadKey);
   const [notice, setNotice] = useState<string | null>(null);
-  if (!key) return <SignIn notice={notice} onSignedIn={(k) => (setNotice(null), setKey(k))} />;
+  const [claimed, setClaimed] = useClaimed(key === null);
+  if (!key) {
+    const signedIn = (k: string) => (setNotice(null), setKey(k));
+    if (claimed === null) return <main id="main" class="sign-in" aria-busy="true" />;
+    if (!claimed) return <Claim onClaimed={(k) => (setClaimed(true), signedIn(k))} onAlreadySetUp={() => (setNotice('The device already has an API key: sign in with it.'), setClaimed(true))} />;
+    return <SignIn notice={notice} onSignedIn={signedIn} />;
+  }
   const signOut = (reason?: string) => {
     clearKey();
     setNotice(reason ?? null);
     setKey(null);
   };
   return <SignedIn key={key} apiKey={key} signOut={signOut} />;
+}
+
+/**
+ * Whether the device has a key (GET /setup), asked while `signedOut`: null until it answers. A device that does not
+ * answer gets the sign-in, whose own call then says what is wrong.
+ */
+function useClaimed(signedOut: boolean): [boolean | null, (claimed: boolean) => void] {
+  const [claimed, setClaimed] = useState<boolean | null>(null);
+  useEffect(() => {
+    if (!signedOut) return;
+    let current = true;
+    readSetup().then(
+      (state) => current && setClaimed(state.claimed),
+      () => current && setClaimed(true),
+    );
+    return () => {
+      current = false;
+    };
+  }, [signedOut]);
+  return [claimed, setClaimed];
 }
 
 function SignedIn({ apiKey, signOut }: { apiKey: string; signOut: Session['signOut'] }) {

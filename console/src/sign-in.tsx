@@ -13,7 +13,7 @@ export function SignIn({ onSignedIn, notice }: { onSignedIn: (key: string) => vo
     event.preventDefault();
     void action.run(async () => {
       const trimmed = key.trim();
-      if (!trimmed) throw new Error('Enter the API key: the device printed it once in its log when it first started.');
+      if (!trimmed) throw new Error('Enter the API key that was set for this device.');
       await new Api(trimmed).get('/status');
       saveKey(trimmed, remember);
       onSignedIn(trimmed);

@@ -92,6 +92,8 @@ for (const width of WIDTHS) {
     assert.match(security['content-security-policy'], /frame-ancestors 'none'/);
     assert.equal(security['x-frame-options'], 'DENY');
     assert.equal(security['referrer-policy'], 'no-referrer');
+    // the form shows once GET /setup said the device has a key (else the "Set the API key" page would)
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
     await screenshot(page, 'sign-in', width);
 
     await page.getByLabel('API key').fill('not-the-key-0000000000');
