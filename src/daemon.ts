@@ -33,6 +33,7 @@ import { printerRoutes } from './http/routes/printers';
 import { settingsRoutes } from './http/routes/settings';
 import { shareRoutes } from './http/routes/shares';
 import { statusRoutes } from './http/routes/status';
+import { healthRoutes } from './http/routes/health';
 import { webhookRoutes } from './http/routes/webhooks';
 import { consoleMount } from './http/console-site';
 import { HttpServer } from './http/server';
@@ -241,6 +242,7 @@ async function startParts(options: DaemonOptions, logger: Logger, announce: (lin
   let fleet: FleetBridge | null = null;
   const fleetWarnings = () => [...warnings, ...(fleet?.warnings() ?? [])];
   const routes: Route[] = [
+    ...healthRoutes(build.version),
     ...statusRoutes(async () => {
       const storageWarnings = await storage.check();
       const all = () => [...fleetWarnings(), ...storageWarnings];

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 /** Packages every board's root has: what the overlay's init scripts run (buildroot-overlay/etc/init.d). */
 const COMMON_PACKAGES = [
   'busybox-static', // init, watchdog, udhcpc, syslogd, klogd, logger, wget
-  'udev', 'dbus', 'rauc', 'rauc-service', 'dosfstools', 'fdisk', 'kmod', 'chrony',
+  'udev', 'dbus', 'rauc', 'rauc-service', 'e2fsprogs', 'dosfstools', 'fdisk', 'kmod', 'chrony',
   // the executable's: libudev1 (usb), libatomic1 (Node on arm), libstdc++6; ca-certificates for https clients
   'libudev1', 'libatomic1', 'libstdc++6', 'ca-certificates',
 ];

@@ -1,8 +1,11 @@
 // Boots a board's disk image on its reference qemu machine (software emulation, one TCG thread): qemu's user network
 // with restrict=on, so nothing the guest sends leaves this machine, reaching the host only through the forwards given.
 import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { bootFirmware } from './boards.mjs';
 import { hasCommand } from './host-tools.mjs';
+
+const RELAY = fileURLToPath(new URL('./guest-relay.mjs', import.meta.url));
 
 /**
  * Starts qemu for board `b` on `disk`. `hostfwd`: [[hostPort, guestPort]] from 127.0.0.1 into the guest; `guestfwd`:
@@ -15,7 +18,8 @@ export function startGuest(b, disk, { hostfwd = [], guestfwd = [], serial = 'pip
   if (missing) throw new Error(missing);
   const forwards = [
     ...hostfwd.map(([host, guest]) => `hostfwd=tcp:127.0.0.1:${host}-:${guest}`),
-    ...guestfwd.map(([address, port, host]) => `guestfwd=tcp:${address}:${port}-tcp:127.0.0.1:${host}`),
+    // a process per connection (guest-relay.mjs), so that each guest connection is a connection on the host too
+    ...guestfwd.map(([address, port, host]) => `guestfwd=tcp:${address}:${port}-cmd:${process.execPath} ${RELAY} ${host}`),
   ];
   const [program, ...args] = b.qemu(disk, bootFirmware(b));
   args.push('-nic', ['user', 'model=virtio-net-pci', 'restrict=on', ...forwards].join(','));

@@ -5,6 +5,7 @@
 // (2) a bad setup file: not applied, removed, named in `warnings`; the unclaimed device serves the claim page once.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ZplPrinterEmulator } from '../../fixtures/zebra-tcp-printer';
@@ -111,8 +112,10 @@ export function applianceScenarios(board: string): void {
       }
     });
 
-    test('a bad setup file is not applied, is removed and named in warnings; the unclaimed device serves the claim page once', async () => {
+    test('a bad setup file is not applied, is removed and named in warnings; the unclaimed device serves the claim page once; /data grows to the disk', async () => {
       const disk = copyDisk(image, join(dir, 'bad-setup.img'));
+      // a card larger than the image: the data partition takes the rest at first boot
+      truncateSync(disk, 4 * 2 ** 30);
       writeBootFile(disk, SETUP_FILE, JSON.stringify({ apiKey: 'too-short', hostname: 'never-applied' }), dir);
       const app = await Appliance.boot(board, disk);
       const browser = await launchChromium();
@@ -125,8 +128,9 @@ export function applianceScenarios(board: string): void {
         await page.goto(`http://127.0.0.1:${app.port}/`);
         await page.getByRole('heading', { name: 'Set the API key' }).waitFor({ timeout: 60_000 });
         const key = `claimed-in-browser-${randomBytes(8).toString('hex')}`;
-        await page.getByLabel(/API key/i).first().fill(key);
-        await page.getByRole('button', { name: /set/i }).click();
+        await page.getByLabel('New API key').fill(key);
+        await page.getByLabel('Repeat the key').fill(key);
+        await page.getByRole('button', { name: 'Set the key' }).click();
         await valueWithin('the key set in the page opens the API', 60_000, async () => (await app.api('GET', '/status', { key })).status === 200);
         assert.equal((await app.api('POST', '/setup', { body: { apiKey: `a-second-key-${randomBytes(8).toString('hex')}` } })).status, 409, 'claimed once only');
         await page.reload();
@@ -138,6 +142,8 @@ export function applianceScenarios(board: string): void {
         await app.shellReady();
         assert.equal((await app.shell(`test -e /mnt/boot/${SETUP_FILE}`)).status, 1, 'the bad setup file is removed too');
         assert.notEqual((await app.shell('hostname')).out.trim(), 'never-applied', 'nothing of the bad file applied');
+        const dataKiB = Number((await app.shell("df -k /data | awk 'NR == 2 { print $2 }'")).out.trim());
+        assert.ok(dataKiB > 2.5 * 2 ** 20, `/data has about 3 GiB on a 4 GiB disk (${dataKiB} KiB)`);
       } finally {
         await browser.close();
         await app.powerOff();
