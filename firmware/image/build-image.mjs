@@ -1,6 +1,7 @@
 // The stand-in build of the device image: the Buildroot tree's layout, overlay, init scripts, boot scripts, genimage
 // config, RAUC system.conf and health gate (buildroot/board, buildroot-overlay: the same files), on a root of
-// Debian 13's packages and the project's executable for the board's arch. Writes dist/image/<board>/disk.img.
+// Debian 13's packages and the project's executable for the board's arch. Writes dist/image/<board>/disk.img and the
+// signed update bundle dist/image/<board>/update-<version>.raucb.
 // Debian's packages (debootstrap, without running any of their code), the kernel's modules and initramfs and the
 // executables are cached under .cache/image; a run whose inputs are all unchanged does nothing.
 import { createHash } from 'node:crypto';
@@ -38,7 +39,9 @@ export function buildImage(options) {
   run('sh', [join(repoRoot, 'buildroot', 'board', 'common', 'post-build.sh'), target, b.name], { env: { ...process.env, PRINTPROXY_KEYRING: keys.keyring } });
   makeRootfs(target, join(out, 'rootfs.ext4'));
   if (b.grub) makeGrubLoader(packages.root, join(out, 'EFI', 'BOOT', 'BOOTX64.EFI'));
-  run('sh', [join(repoRoot, 'buildroot', 'board', 'common', 'post-image.sh'), out, b.name], { env: { ...process.env, TARGET_DIR: target } });
+  run('sh', [join(repoRoot, 'buildroot', 'board', 'common', 'post-image.sh'), out, b.name], {
+    env: { ...process.env, TARGET_DIR: target, PRINTPROXY_SIGN_CERT: keys.cert, PRINTPROXY_SIGN_KEY: keys.key, PRINTPROXY_KEYRING: keys.keyring },
+  });
   rmSync(target, { recursive: true, force: true });
   writeFileSync(stamp, inputs);
   console.log(`image: ${relative(repoRoot, disk)} (${b.name}, ${version}) in ${Math.round((Date.now() - started) / 1000)} s`);
@@ -70,7 +73,7 @@ function makeGrubLoader(root, file) {
 function inputsHash(b, version, keys, app) {
   const hash = createHash('sha256').update(JSON.stringify({ board: b.name, version, packages: b.packages }));
   for (const dir of ['buildroot/board', 'buildroot-overlay', 'firmware/image']) hashTree(hash, join(repoRoot, dir));
-  for (const file of [keys.keyring, app]) hash.update(file).update(String(statSync(file).mtimeMs)).update(String(statSync(file).size));
+  for (const file of [keys.keyring, keys.cert, keys.key, app]) hash.update(file).update(String(statSync(file).mtimeMs)).update(String(statSync(file).size));
   return hash.digest('hex');
 }
 

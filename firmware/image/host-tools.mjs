@@ -13,6 +13,9 @@ const TOOLS = [
   { command: 'cpio', pkg: 'cpio' },
   { command: 'xz', pkg: 'xz-utils' },
   { command: 'openssl', pkg: 'openssl' },
+  // the update bundle: RAUC packs the root into a squashfs and signs it
+  { command: 'rauc', pkg: 'rauc' },
+  { command: 'mksquashfs', pkg: 'squashfs-tools' },
   { command: 'grub-editenv', pkg: 'grub-common', only: 'grub' },
   { command: 'mkimage', pkg: 'u-boot-tools', only: 'uboot' },
   { command: 'mkenvimage', pkg: 'u-boot-tools', only: 'uboot' },

@@ -2,8 +2,11 @@
 # Buildroot post-image script of every board (BR2_ROOTFS_POST_IMAGE_SCRIPT, BR2_ROOTFS_POST_SCRIPT_ARGS=<board>), and
 # the stand-in build's: from rootfs.ext4 (the root, kernel in its /boot) and the boot loader's files in BINARIES_DIR,
 # makes the boot partition's files, the boot loader's state (both slots good, A first), the data partition (RAUC's
-# status seeded: both slots hold this release) and, with genimage, disk.img.
-# usage: post-image.sh BINARIES_DIR BOARD     env: TARGET_DIR (the root, for its /etc/printproxyd-version)
+# status seeded: both slots hold this release), with genimage disk.img, and the signed update bundle
+# update-<version>.raucb (RAUC verity format, this board's compatible) when a signer is given.
+# usage: post-image.sh BINARIES_DIR BOARD
+#   env: TARGET_DIR (the root, for its /etc/printproxyd-version); PRINTPROXY_SIGN_CERT, PRINTPROXY_SIGN_KEY (the
+#        release signer, PEM) and PRINTPROXY_KEYRING (the CA it must chain to) for the bundle
 set -eu
 out=${1:?usage: post-image.sh BINARIES_DIR BOARD}
 board=${2:?usage: post-image.sh BINARIES_DIR BOARD}
@@ -48,5 +51,17 @@ mkfs.ext4 -q -F -L data -d "$work/data" "$out/data.ext4" 64M
 
 genimage --config "$boards/$board/genimage.cfg" --inputpath "$out" --outputpath "$out" \
 	--rootpath "$work/root" --tmppath "$work/tmp" >"$work/genimage.log" 2>&1 || { cat "$work/genimage.log" >&2; exit 1; }
+
+# the update bundle: this root, signed; a device installs it into its other slot
+if [ -n "${PRINTPROXY_SIGN_CERT:-}" ] && [ -n "${PRINTPROXY_SIGN_KEY:-}" ]; then
+	mkdir -p "$work/bundle"
+	cp "$out/rootfs.ext4" "$work/bundle/rootfs.ext4"
+	printf '[update]\ncompatible=%s\nversion=%s\nbuild=%s\n\n[bundle]\nformat=verity\n\n[image.rootfs]\nfilename=rootfs.ext4\n' \
+		"$compatible" "$version" "$installed" >"$work/bundle/manifest.raucm"
+	rm -f "$out/update-$version.raucb"
+	rauc bundle --cert="$PRINTPROXY_SIGN_CERT" --key="$PRINTPROXY_SIGN_KEY" ${PRINTPROXY_KEYRING:+--keyring="$PRINTPROXY_KEYRING"} \
+		"$work/bundle" "$out/update-$version.raucb" >"$work/rauc.log" 2>&1 || { cat "$work/rauc.log" >&2; exit 1; }
+	echo "post-image.sh: $out/update-$version.raucb"
+fi
 rm -rf "$work"
 echo "post-image.sh: $out/disk.img ($board, $version)"

@@ -160,7 +160,7 @@ export class Appliance {
     const tag = `@@${this.marker}@@`;
     const from = this.serialText.length;
     // the markers are made by printf so that the shell's echo of this line never matches them
-    this.guest.stdin!.write(`printf '%s\\n' '${tag}B'; ${command}; printf '%s %s\\n' '${tag}E' $?\n`);
+    await this.type(`printf '%s\\n' '${tag}B'; ${command}; printf '%s %s\\n' '${tag}E' $?`);
     const match = await this.waitSerial(`the shell ran: ${command}`, new RegExp(`\\n${escape(tag)}B\\r?\\n([\\s\\S]*?)${escape(tag)}E (\\d+)`), from, limitMs);
     return { out: match[1].replace(/\r/g, ''), status: Number(match[2]) };
   }
@@ -174,6 +174,21 @@ export class Appliance {
   /** Types one line into the console's shell, without waiting for anything (reboot). */
   send(line: string): void {
     this.guest.stdin!.write(`${line}\n`);
+  }
+
+  /**
+   * Types `line` and Enter into the console, a few characters at a time, each after the tty echoed the one before:
+   * a whole line written at once overruns the UART's 16-byte FIFO, and qemu then stops passing input on.
+   */
+  private async type(line: string): Promise<void> {
+    const chunk = 8;
+    for (let at = 0; at < line.length; at += chunk) {
+      const part = line.slice(at, at + chunk);
+      const from = this.serialText.length;
+      this.guest.stdin!.write(part);
+      await valueWithin(`${this.board}: the console echoed ${JSON.stringify(part)}`, 60_000, () => this.serialText.slice(from).includes(part));
+    }
+    this.guest.stdin!.write('\n');
   }
 
   /** Cuts the power (kills qemu) and waits for it to be gone; the disk keeps what reached it. */
