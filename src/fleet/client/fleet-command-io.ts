@@ -14,5 +14,6 @@ export function processFleetIo(): FleetCommandIo {
       process.once('SIGINT', () => resolve());
       process.once('SIGTERM', () => resolve());
     }),
+    wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
   };
 }

@@ -5,6 +5,7 @@ import type { FleetDevice } from './device-directory';
 import { FleetClient, type FleetClientOptions } from './fleet-client';
 import { FLEET_USAGE, parseFleetCommandLine, type FleetCommand, type FleetCommandLine } from './fleet-command-line';
 import { printBody } from './fleet-print-body';
+import { rollOut } from './fleet-update';
 import type { FleetAnswer } from './pending-answers';
 
 /** What the command touches outside itself: files, output, the broker, and the signal that ends `watch`. */
@@ -15,6 +16,8 @@ export interface FleetCommandIo {
   connect: (options: FleetClientOptions) => Promise<FleetClient>;
   /** Resolves when the user asks to stop (SIGINT, SIGTERM). */
   interrupted: () => Promise<void>;
+  /** Resolves after `ms` milliseconds (the pause between two looks at a device's update). */
+  wait: (ms: number) => Promise<void>;
 }
 
 /** Runs one fleet command; resolves with the exit status: 0 done, 1 failed (a non-2xx answer too), 2 bad usage. */
@@ -61,6 +64,8 @@ async function run(client: FleetClient, line: FleetCommandLine, io: FleetCommand
       return answer(await client.request(command.device, { method: 'GET', path: `/jobs/${encodeURIComponent(command.jobId)}` }, { deadlineMs: line.timeoutMs }), io);
     case 'watch':
       return watch(client, command.device, io);
+    case 'update':
+      return update(client, command, line, io);
   }
 }
 
@@ -86,6 +91,19 @@ async function print(client: FleetClient, command: Extract<FleetCommand, { name:
   // one key for every attempt, so a retry never prints twice
   const headers = { 'Idempotency-Key': command.idempotencyKey ?? `fleet-cli-${randomUUID()}` };
   return client.request(command.device, { method: 'POST', path: `/print/${encodeURIComponent(command.target)}`, headers, body }, { deadlineMs: line.timeoutMs });
+}
+
+/** How often a device's update is looked at while it installs and reboots, in ms. */
+const UPDATE_POLL_MS = 5_000;
+
+async function update(client: FleetClient, command: Extract<FleetCommand, { name: 'update' }>, line: FleetCommandLine, io: FleetCommandIo): Promise<number> {
+  const devices = command.devices === 'all' ? client.devices().map((d) => d.deviceId) : command.devices;
+  if (devices.length === 0) throw new FleetClientError('FLEET_BAD_ARGUMENT', 'no device to update: none has published its status');
+  const deps = { request: client.request.bind(client), wait: io.wait, line: (text: string) => io.stdout(text + '\n'), now: Date.now };
+  const options = { waves: command.waves, maxFailures: command.maxFailures, requestMs: line.timeoutMs, deviceMs: command.deviceMs, pollMs: UPDATE_POLL_MS };
+  const result = await rollOut(deps, devices, command.update, options);
+  io.stdout(`${result.succeeded.length} succeeded, ${result.failed.length} failed, ${result.notUpdated.length} not updated\n`);
+  return result.failed.length === 0 && result.notUpdated.length === 0 ? 0 : 1;
 }
 
 function answer(result: FleetAnswer, io: FleetCommandIo): number {
