@@ -1,52 +1,33 @@
 // `printproxyd fleet …` as a user runs it (a child process of src/main.ts) against a real Mosquitto and a stub device.
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { startBroker, type Broker } from '../fixtures/mosquitto-broker';
 import { startDeviceStub, type DeviceStub, type StubAnswer } from '../fixtures/fleet-device-stub';
 import { tempDir } from '../helpers/temp-dir';
 import { until } from '../helpers/until';
+import { startFleetCli, type FleetCli, type FleetRun } from './fleet-cli-harness';
 
 const MAIN = resolve(__dirname, '..', '..', 'src', 'main.ts');
-let broker: Broker;
-let files: string;
+const files = tempDir('fleet-cli-files');
+let cli: FleetCli;
 const stubs: DeviceStub[] = [];
 
 before(async () => {
-  broker = await startBroker();
-  files = tempDir('fleet-cli');
-  const fleet = broker.cert('fleet');
-  writeFileSync(join(files, 'ca.pem'), broker.ca);
-  writeFileSync(join(files, 'fleet.pem'), fleet.cert);
-  writeFileSync(join(files, 'fleet.key'), fleet.key);
+  cli = await startFleetCli();
 });
 after(async () => {
   for (const stub of stubs) await stub.close();
-  await broker.stop();
+  await cli.broker.stop();
 });
 
-interface Run {
-  child: ChildProcess;
-  out: () => string;
-  err: () => string;
-  done: Promise<number | null>;
-}
-
-function fleet(...args: string[]): Run {
-  const env = { ...process.env, PRINTPROXY_FLEET_BROKER: broker.url, PRINTPROXY_FLEET_CA: join(files, 'ca.pem'), PRINTPROXY_FLEET_CERT: join(files, 'fleet.pem'), PRINTPROXY_FLEET_KEY: join(files, 'fleet.key') };
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'fleet', ...args], { env });
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (err += d));
-  const done = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  return { child, out: () => out, err: () => err, done };
+function fleet(...args: string[]): FleetRun {
+  return cli.run(...args);
 }
 
 async function stub(deviceId: string, answer?: StubAnswer): Promise<DeviceStub> {
-  const s = await startDeviceStub(broker, deviceId, { answer });
+  const s = await startDeviceStub(cli.broker, deviceId, { answer });
   stubs.push(s);
   return s;
 }

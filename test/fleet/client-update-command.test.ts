@@ -1,39 +1,24 @@
 // `printproxyd fleet update` as a user runs it (a child process of src/main.ts) against a real Mosquitto and stub devices.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
-import { startBroker, type Broker } from '../fixtures/mosquitto-broker';
 import { startDeviceStub, type DeviceStub, type StubAnswer } from '../fixtures/fleet-device-stub';
-import { tempDir } from '../helpers/temp-dir';
+import { startFleetCli, type FleetCli } from './fleet-cli-harness';
 
-const MAIN = resolve(__dirname, '..', '..', 'src', 'main.ts');
-let broker: Broker;
-let files: string;
+let cli: FleetCli;
 const stubs: DeviceStub[] = [];
 
 before(async () => {
-  broker = await startBroker();
-  files = tempDir('fleet-update-cli');
-  const fleet = broker.cert('fleet');
-  writeFileSync(join(files, 'ca.pem'), broker.ca);
-  writeFileSync(join(files, 'fleet.pem'), fleet.cert);
-  writeFileSync(join(files, 'fleet.key'), fleet.key);
+  cli = await startFleetCli();
 });
 after(async () => {
   for (const stub of stubs) await stub.close();
-  await broker.stop();
+  await cli.broker.stop();
 });
 
-function fleet(...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  const env = { ...process.env, PRINTPROXY_FLEET_BROKER: broker.url, PRINTPROXY_FLEET_CA: join(files, 'ca.pem'), PRINTPROXY_FLEET_CERT: join(files, 'fleet.pem'), PRINTPROXY_FLEET_KEY: join(files, 'fleet.key') };
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'fleet', ...args], { env });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (err += d));
-  return new Promise((done) => child.on('close', (code) => done({ code, out, err })));
+async function fleet(...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  const run = cli.run(...args);
+  const code = await run.done;
+  return { code, out: run.out(), err: run.err() };
 }
 
 /** A device that takes the update and, asked again, says how it ended. */
@@ -46,8 +31,8 @@ function updatingDevice(deviceId: string, end: string): StubAnswer {
 const RELEASE = ['--url', 'https://updates.example/update-1.2.0.raucb', '--sha256', 'b'.repeat(64), '--size', '150000000', '--version', '1.2.0'];
 
 test('update installs the release on each device in waves, one line per device, and stops after a wave that failed', async () => {
-  const a = await startDeviceStub(broker, 'upd-a', { answer: updatingDevice('upd-a', 'rolled-back') });
-  const b = await startDeviceStub(broker, 'upd-b', { answer: updatingDevice('upd-b', 'succeeded') });
+  const a = await startDeviceStub(cli.broker, 'upd-a', { answer: updatingDevice('upd-a', 'rolled-back') });
+  const b = await startDeviceStub(cli.broker, 'upd-b', { answer: updatingDevice('upd-b', 'succeeded') });
   stubs.push(a, b);
   const run = await fleet('update', 'upd-a', 'upd-b', ...RELEASE, '--waves', '1,100%', '--max-failures', '0');
   assert.equal(run.code, 1, run.err);
