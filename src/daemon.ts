@@ -79,6 +79,13 @@ import { setupRoutes } from './http/routes/setup';
 import { systemRoutes } from './http/routes/system';
 import { HostnameFile } from './system/hostname-file';
 import { RaucStatus } from './system/rauc-status';
+import { RaucClient } from './system/rauc-client';
+import { spawnLines } from './system/line-runner';
+import { statfsFreeBytes } from './system/bundle-file';
+import { gateReportFile } from './system/gate-report';
+import { fifoRebootRequest } from './system/reboot-request';
+import { UpdateManager } from './system/update-manager';
+import { UpdateStore } from './system/update-store';
 import { applySetupFile } from './system/setup-file';
 import type { MqttConnect } from './fleet/mqtt-link';
 
@@ -111,6 +118,8 @@ const MIN_FREE_BYTES = 16 * 1024;
 const STORAGE_RETRY_MS = 60_000;
 /** Longest wait for `rauc status` (D-Bus to RAUC's service), in ms. */
 const RAUC_TIMEOUT_MS = 10_000;
+/** device-image.md: the slot's good mark and idle jobs looked at every 2 s, progress told at most every 2 s, 15 min for the gate, 10 for idle jobs. */
+const UPDATE_TIMINGS = { pollMs: 2000, progressEveryMs: 2000, goodWaitMs: 15 * 60_000, idleWaitMs: 10 * 60_000, downloadRetryMs: 2000 };
 /** IPP requests in progress at once (each holds a connection): in all, and from one source address. */
 const IPP_LIMITS = { total: 64, perAddress: 16 };
 
@@ -238,6 +247,23 @@ async function startParts(options: DaemonOptions, logger: Logger, announce: (lin
   const build = buildInfo();
   const system = cachedSystemInfo();
   const rauc = new RaucStatus({ command: options.rauc, run: execRunner, timeoutMs: RAUC_TIMEOUT_MS });
+  const updates = new UpdateManager({
+    store: new UpdateStore(join(dataDir, 'system')),
+    rauc: new RaucClient({ command: options.rauc, run: execRunner, runLines: spawnLines, timeoutMs: RAUC_TIMEOUT_MS }),
+    status: () => rauc.read(),
+    freeBytes: statfsFreeBytes,
+    requestReboot: fifoRebootRequest(options.systemRequests),
+    gateReport: gateReportFile(options.gateReport),
+    jobsIdle: () => store.unfinished() === 0,
+    emit: (record) => void bus.emit('system.update', { ...record }),
+    version: build.version,
+    logger,
+    now: Date.now,
+    ...UPDATE_TIMINGS,
+  });
+  // an update the last run left rebooting gets its verdict (succeeded or rolled-back) here, in the background
+  updates.resume();
+  started.push('updates', () => updates.stop());
   // made once the listeners are up; the routes reach it through this variable
   let fleet: FleetBridge | null = null;
   const fleetWarnings = () => [...warnings, ...(fleet?.warnings() ?? [])];
@@ -252,7 +278,7 @@ async function startParts(options: DaemonOptions, logger: Logger, announce: (lin
       return withFleet(status, () => fleet?.status());
     }),
     ...setupRoutes(settings),
-    ...systemRoutes(() => rauc.read()),
+    ...systemRoutes({ read: () => rauc.read(), updates, fromFleet: () => settings.value.updates?.fromFleet === true }),
     ...printerRoutes({ registry, status }),
     ...printRoutes({
       registry,

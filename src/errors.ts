@@ -33,6 +33,18 @@ export const REQUEST_ERROR_CODES = [
   'HTTP_VERSION_NOT_SUPPORTED',
   // `rauc status` exists but failed or answered something else than its JSON (GET /system)
   'SYSTEM_UNAVAILABLE',
+  // POST /system/update while another update runs (or POST /system/rollback during one)
+  'UPDATE_RUNNING',
+  // an update bundle older than or equal to the booted slot's version, without allowDowngrade
+  'UPDATE_DOWNGRADE',
+  // a bundle that fails a check before anything is written to a slot: size, sha256, signature, compatible, version
+  'BUNDLE_REFUSED',
+  // the data partition lacks the room for the bundle
+  'UPDATE_NO_ROOM',
+  // POST /system/rollback when the other slot is not marked good
+  'ROLLBACK_REFUSED',
+  // the root helper could not be asked to reboot (its FIFO has no reader)
+  'REBOOT_FAILED',
 ] as const;
 
 /** Failure codes of talking to a printer, rendering or fetching; a failed job keeps its code as `errorCode`. */

@@ -33,6 +33,7 @@ export function printerOf(event: DeviceEvent): string | null {
     case 'printer.removed':
       return text(data.path);
     case 'device.settings':
+    case 'system.update':
       return null;
     default:
       return exhaustive(event.type);

@@ -27,7 +27,7 @@ export interface RequestRunnerDeps {
   now: () => number;
 }
 
-/** Routes that write credentials: refused over MQTT (403), so a broker cannot take the device over. */
+/** Routes that write credentials: refused over MQTT (403), so a broker cannot take the device over (besides routes whose `fleet` flag refuses them). */
 export function refusedOverMqtt(method: string, routePath: string): boolean {
   if (method === 'post' && (routePath === '/settings/api-key' || routePath === '/setup')) return true;
   if (method === 'put' && (routePath === '/fleet' || routePath === '/extensions/settings')) return true;
@@ -78,6 +78,8 @@ export class RequestRunner {
     const method = request.method.toLowerCase();
     if (call.route.binaryResponse) throw new AppError('NOT_FOUND', `${call.module} does not answer JSON; it is not reachable over MQTT`);
     if (refusedOverMqtt(method, call.route.path)) throw new AppError('FORBIDDEN', `${request.method.toUpperCase()} ${call.module} writes credentials and is refused over MQTT`);
+    const refusal = call.route.fleet === false ? 'it is reached over HTTP with the key only' : typeof call.route.fleet === 'function' ? call.route.fleet(request.body) : null;
+    if (refusal !== null) throw new AppError('FORBIDDEN', `${request.method.toUpperCase()} ${call.module} is refused over MQTT: ${refusal}`);
     const size = request.body === undefined ? 0 : Buffer.byteLength(JSON.stringify(request.body));
     if (size > this.deps.maxBodyBytes()) throw new AppError('PAYLOAD_TOO_LARGE', `the body is ${size} bytes; at most ${this.deps.maxBodyBytes()} (maxBodyBytes)`);
   }

@@ -48,7 +48,7 @@ function operation(route: Route): Record<string, unknown> {
     responses: responses(route),
   };
   if (route.auth === false) op.security = [];
-  if (route.body || route.rawBody) op.requestBody = requestBody(route);
+  if (route.body || route.rawBody || route.streamBody) op.requestBody = requestBody(route);
   if (route.callbacks) op.callbacks = Object.fromEntries(route.callbacks.map((cb) => [cb.name, { [cb.url]: { post: callbackOperation(cb) } }]));
   return op;
 }
@@ -66,7 +66,7 @@ function callbackOperation(cb: RouteCallback): Record<string, unknown> {
 function requestBody(route: Route): Record<string, unknown> {
   const content: Record<string, unknown> = {};
   if (route.body) content['application/json'] = { schema: plain(route.body) };
-  if (route.rawBody) content['application/octet-stream'] = { schema: { type: 'string', format: 'binary' } };
+  if (route.rawBody || route.streamBody) content['application/octet-stream'] = { schema: { type: 'string', format: 'binary' } };
   return { required: Boolean(route.body), content };
 }
 

@@ -11,9 +11,9 @@ export interface ApiRequest {
   query: URLSearchParams;
   /** Lower-cased request headers the API reads. */
   headers: Record<string, string>;
-  /** Validated JSON body, or the raw bytes for `application/octet-stream`, or undefined. */
+  /** Validated JSON body, or the raw bytes for `application/octet-stream`, or a Readable of them (`streamBody` routes), or undefined. */
   body: unknown;
-  bodyKind: 'json' | 'raw' | 'none';
+  bodyKind: 'json' | 'raw' | 'stream' | 'none';
   /** The raw bytes of the route's `largeField` when it was taken out of a large JSON body (no escapes in them), else null. */
   largeField: Buffer | null;
   /** The API path called, without `/api/v1` and query (`result.module`). */
@@ -65,6 +65,16 @@ export interface Route {
   largeField?: string;
   /** Accepts `application/octet-stream` bodies as raw bytes too. */
   rawBody?: boolean;
+  /**
+   * Accepts `application/octet-stream` bodies as a stream (`body` is a Readable, `bodyKind` 'stream'): never read into
+   * memory, exempt from maxBodyBytes and the memory budget; the handler stores it. HTTP only (the fleet sends JSON).
+   */
+  streamBody?: boolean;
+  /**
+   * Over the fleet's MQTT: absent, reachable; false, refused (403); a function, given the request's JSON body, says why
+   * this request is refused (403), or null to let it through.
+   */
+  fleet?: false | ((body: unknown) => string | null);
   /** Query parameters the operation reads, for the docs. */
   query?: Array<{ name: string; description: string }>;
   /** Schema of `result.content` on success, for the docs. */

@@ -6,6 +6,7 @@ import { compileValidator, type Validator } from '../schemas/validate';
 import type { ConnectionGate, GateExit } from '../util/connection-gate';
 import { KEYLESS_BODY_BYTES, LARGE_BODY_BYTES, type MemoryBudget } from '../util/memory-budget';
 import { readBody } from './body-reader';
+import { streamBody, type BodyStream } from './body-stream';
 import { splitStringField } from './json-string-field';
 import { corsHeaders, preflightHeaders } from './cors';
 import { envelope, envelopeJson, type Envelope } from './envelope';
@@ -314,11 +315,13 @@ export class HttpServer {
       reserved: 0,
       closeAfter: false,
       exit: null,
+      stream: null,
     };
     this.inFlight += 1;
     res.onAborted(() => {
       exchange.aborted = true;
       exchange.controller?.abort();
+      exchange.stream?.aborted();
       this.finish(exchange);
     });
     return exchange;
@@ -337,6 +340,11 @@ export class HttpServer {
     try {
       declared = declaredLength(exchange);
       kind = bodyKind(exchange.headers['content-type'], compiled.route);
+      if (kind === 'raw' && compiled.route.streamBody) {
+        // to disk as it comes: no body limit, nothing from the memory budget
+        exchange.stream = streamBody(res, declared);
+        return { kind: 'stream', data: exchange.stream.stream };
+      }
       if (declared !== null && declared <= limit) this.reserve(exchange, declared);
     } catch (err) {
       if (exchange.closeAfter) return Promise.reject(err);
@@ -453,7 +461,24 @@ export class HttpServer {
     setImmediate(() => this.fail(exchange, err));
   }
 
+  /**
+   * Sends an answer to a streamed body only once the body has arrived (what the handler did not read is dropped): an
+   * answer with body bytes unread makes uWS reset the connection. Past the body limit the answer closes the connection.
+   * True when `send` is called later (or was, at once): the caller answers nothing itself.
+   */
+  private waitForStream(exchange: Exchange, send: () => void): boolean {
+    const body = exchange.stream;
+    if (!body || exchange.done) return false;
+    exchange.stream = null;
+    body.discard(this.deps.policy.maxBodyBytes(), (close) => {
+      exchange.closeAfter ||= close;
+      send();
+    });
+    return true;
+  }
+
   private reply(compiled: Compiled, exchange: Exchange, module: string, reply: ApiReply): void {
+    if (this.waitForStream(exchange, () => this.reply(compiled, exchange, module, reply))) return;
     const status = reply.status ?? 200;
     if ('bytes' in reply && reply.bytes !== undefined) {
       this.sendBytes(exchange, status, reply.bytes, reply.contentType, reply.headers ?? NO_HEADERS);
@@ -467,6 +492,7 @@ export class HttpServer {
   }
 
   private fail(exchange: Exchange, err: unknown): void {
+    if (this.waitForStream(exchange, () => this.fail(exchange, err))) return;
     const answer = errorAnswer(moduleOf(exchange.url), err);
     if (answer.unexpected) this.deps.logger.error('request failed', { url: exchange.url, error: err instanceof Error ? err.stack : String(err) });
     this.send(exchange, answer.status, answer.body, answer.headers);
@@ -598,6 +624,8 @@ interface Exchange {
   closeAfter: boolean;
   /** Gives back the exchange's place in a keyless door's gate (IPP), when it took one. */
   exit: GateExit | null;
+  /** The body of a streamBody route, being received; null once the answer has taken it over. */
+  stream: BodyStream | null;
 }
 
 /** Where the IPP door answers: printers on the LAN print here, web pages never (no CORS, no cross-origin request). */
@@ -697,8 +725,8 @@ function decodeParam(raw: string, name: string): string {
 function bodyKind(contentType: string, route: Route): 'json' | 'raw' | 'none' {
   const type = contentType.split(';')[0].trim().toLowerCase();
   if (type === '' || type === 'application/json' || type.endsWith('+json')) return 'json';
-  if (type === 'application/octet-stream' && route.rawBody) return 'raw';
-  const accepted = route.rawBody ? 'application/json or application/octet-stream' : 'application/json';
+  if (type === 'application/octet-stream' && (route.rawBody || route.streamBody)) return 'raw';
+  const accepted = route.rawBody || route.streamBody ? 'application/json or application/octet-stream' : 'application/json';
   throw new AppError('UNSUPPORTED_MEDIA_TYPE', `Content-Type ${type} is not supported here; send ${accepted}`);
 }
 

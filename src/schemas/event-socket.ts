@@ -16,5 +16,5 @@ export const DeviceEventSchema = Type.Object({
   id: Type.Integer({ minimum: 1, description: 'Increases by one for every event since the daemon started; `bootId` tells runs apart.' }),
   type: Type.Union(EVENT_TYPE_NAMES.map((t) => Type.Literal(t))),
   time: Type.String({ format: 'date-time' }),
-  data: Type.Unknown({ description: 'job.state: the job record as GET /jobs/{jobId}; job.printed: {jobId, printerPath}; printer.status: {path, status, statusReasons}; printer.added/updated: the printer; printer.removed: {path}; device.settings: {changed: [names]}.' }),
+  data: Type.Unknown({ description: 'job.state: the job record as GET /jobs/{jobId}; job.printed: {jobId, printerPath}; printer.status: {path, status, statusReasons}; printer.added/updated: the printer; printer.removed: {path}; device.settings: {changed: [names]}; system.update: the update as GET /system/update.' }),
 });

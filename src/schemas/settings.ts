@@ -128,6 +128,14 @@ export const DeviceIdSchema = Type.String({ pattern: '^[a-z0-9]{4}$', descriptio
 /** A host name of the device itself: one DNS label (RFC 1123), without the domain. */
 export const HostnameSchema = Type.String({ pattern: '^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$', description: 'one DNS label: 1 to 63 of A-Z, a-z, 0-9 and -, not starting or ending with -' });
 
+/** Body of PUT /settings/updates: who may start an update. */
+export const UpdateSettingsSchema = Type.Object(
+  { fromFleet: Type.Boolean({ description: 'true: the fleet (MQTT) may POST /system/update with a URL; written over HTTP only' }) },
+  { additionalProperties: false },
+);
+/** The update settings. */
+export type UpdateSettings = Static<typeof UpdateSettingsSchema>;
+
 /** The persisted settings file, version 1. */
 export const StoredSettingsSchema = Type.Object({
   version: Type.Literal(1),
@@ -146,6 +154,8 @@ export const StoredSettingsSchema = Type.Object({
   printerOverrides: Type.Record(Type.String(), PrinterOverrideSchema),
   shares: Type.Array(ShareSchema),
   extensions: Type.Array(ExtensionSettingsSchema),
+  /** Absent: updates only over HTTP (fromFleet false). */
+  updates: Type.Optional(UpdateSettingsSchema),
 });
 /** The persisted settings. */
 export type StoredSettings = Static<typeof StoredSettingsSchema>;

@@ -19,7 +19,7 @@ export const WebhookBodySchema = Type.Object(
       Type.Array(Type.String({ minLength: 1, maxLength: 256 }), {
         minItems: 1,
         maxItems: 64,
-        description: 'Printer paths: events about other printers are not sent; events about no printer (`device.settings`) always are. Every printer when absent.',
+        description: 'Printer paths: events about other printers are not sent; events about no printer (`device.settings`, `system.update`) always are. Every printer when absent.',
       }),
     ),
     secret: Type.Optional(Type.String({ minLength: 16, maxLength: 256, description: 'HMAC key of the signature; generated when absent.' })),
@@ -76,7 +76,7 @@ export const WebhookSchema = Type.Object({
 export type WebhookView = Static<typeof WebhookSchema>;
 
 /** The event types of the bus (events.md table); the bus's EventType is this list's type. */
-export const EVENT_TYPE_NAMES = ['job.state', 'job.printed', 'printer.status', 'printer.added', 'printer.updated', 'printer.removed', 'device.settings'] as const;
+export const EVENT_TYPE_NAMES = ['job.state', 'job.printed', 'printer.status', 'printer.added', 'printer.updated', 'printer.removed', 'device.settings', 'system.update'] as const;
 
 /** The JSON body of every delivery: one event (events.md "Event object"); `ping` only from `POST /webhooks/{id}/test`. */
 export const WebhookEventSchema = Type.Object({

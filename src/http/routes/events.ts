@@ -35,7 +35,7 @@ export function eventsSocket(ring: EventRing, bootId: string, demand?: StatusDem
   const topics = new EventTopics(ring);
   return {
     path: '/events',
-    summary: 'Live events (events.md): job.state, job.printed, printer.status, printer.added/updated/removed, device.settings',
+    summary: 'Live events (events.md): job.state, job.printed, printer.status, printer.added/updated/removed, device.settings, system.update',
     attach: (fanout) => topics.attach(fanout),
     open: (socket, request) => new EventsSession(ring, socket, request, bootId, topics, demand).session(),
   };

@@ -1,6 +1,6 @@
 // Settings routes: read (secrets masked), update, regenerate the API key (seed 4.8, decisions.md).
 import { Type } from '@sinclair/typebox';
-import { SettingsPutBodySchema, type SettingsPutBody } from '../../schemas/settings';
+import { SettingsPutBodySchema, UpdateSettingsSchema, type SettingsPutBody, type UpdateSettings } from '../../schemas/settings';
 import { generateApiKey, type SettingsStore } from '../../settings/settings-store';
 import { maskApiKey, maskExtension, maskShare } from '../../settings/masking';
 import { applyChange } from '../../settings/apply-change';
@@ -15,7 +15,7 @@ export interface SettingsRouteDeps {
   registry: PrinterRegistry;
 }
 
-/** GET/PUT /settings and POST /settings/api-key. */
+/** GET/PUT /settings, PUT /settings/updates and POST /settings/api-key. */
 export function settingsRoutes(deps: SettingsRouteDeps): Route[] {
   const content = () => {
     const s = deps.settings.value;
@@ -31,6 +31,7 @@ export function settingsRoutes(deps: SettingsRouteDeps): Route[] {
       allowedOrigins: s.allowedOrigins,
       maxBodyBytes: s.maxBodyBytes,
       renderWorkers: renderWorkersOf(s),
+      updates: { fromFleet: s.updates?.fromFleet === true },
     };
   };
   return [
@@ -45,6 +46,18 @@ export function settingsRoutes(deps: SettingsRouteDeps): Route[] {
         const body = req.body as SettingsPutBody;
         await deps.settings.update((s) => applyChange(s, body));
         return { message: 'Settings updated.', content: content() };
+      },
+    },
+    {
+      method: 'put', path: '/settings/updates', tag: 'settings', summary: 'Whether the fleet (MQTT) may start an update by URL (updates.fromFleet, default false)',
+      description: 'Written over HTTP with the key only: refused with 403 over MQTT, like the credentials, so a broker cannot turn it on.',
+      body: UpdateSettingsSchema, response: UpdateSettingsSchema, responses: { 507: 'Device cannot store the change' }, fleet: false,
+      handler: async (req) => {
+        const body = req.body as UpdateSettings;
+        await deps.settings.update((s) => {
+          s.updates = { fromFleet: body.fromFleet };
+        });
+        return { message: 'Update settings changed.', content: { fromFleet: deps.settings.value.updates?.fromFleet === true } };
       },
     },
     {

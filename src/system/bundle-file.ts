@@ -1,0 +1,63 @@
+// Bundles on the data partition: free space, and streaming bytes to a file (never held whole in memory) while hashing them.
+import { createHash, type Hash } from 'node:crypto';
+import { createReadStream, promises as fs } from 'node:fs';
+import type { Readable } from 'node:stream';
+
+/** Free bytes for an unprivileged writer on the file system holding `dir` (statfs `bavail * bsize`). */
+export type FreeBytes = (dir: string) => Promise<number>;
+
+/** The default FreeBytes over fs.statfs. */
+export const statfsFreeBytes: FreeBytes = async (dir) => {
+  const stats = await fs.statfs(dir);
+  return stats.bavail * stats.bsize;
+};
+
+/** Room kept free besides a bundle: settings, spool and journals must still be written while it is stored. */
+export const BUNDLE_MARGIN_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Appends what `source` yields to `file` (created when absent), feeding each chunk to `hash`; rejects when more than
+ * `limit` bytes in all would be in the file, or when the source fails. Resolves with the bytes written.
+ */
+export async function appendStream(source: AsyncIterable<Buffer | Uint8Array> | Readable, file: string, hash: Hash | null, limit: number, already = 0): Promise<number> {
+  const handle = await fs.open(file, 'a', 0o600);
+  let written = 0;
+  try {
+    for await (const chunk of source as AsyncIterable<Buffer | Uint8Array>) {
+      if (already + written + chunk.byteLength > limit) throw new TooLongError(limit);
+      await handle.write(chunk);
+      hash?.update(chunk);
+      written += chunk.byteLength;
+    }
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  return written;
+}
+
+/** More bytes arrived than the bundle's declared size. */
+export class TooLongError extends Error {
+  constructor(readonly limit: number) {
+    super(`more than ${limit} bytes`);
+    this.name = 'TooLongError';
+  }
+}
+
+/** A SHA-256 hash fed with the first `bytes` of `file` (a partial download resumed). */
+export async function hashOfPrefix(file: string, bytes: number): Promise<Hash> {
+  const hash = createHash('sha256');
+  if (bytes === 0) return hash;
+  for await (const chunk of createReadStream(file, { start: 0, end: bytes - 1 })) hash.update(chunk as Buffer);
+  return hash;
+}
+
+/** The size of `file`, 0 when it does not exist. */
+export async function sizeOf(file: string): Promise<number> {
+  try {
+    return (await fs.stat(file)).size;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    throw err;
+  }
+}

@@ -1,0 +1,45 @@
+// The checks of a bundle before anything is written to a slot: signature (rauc info), compatible, version, no downgrade.
+import { AppError } from '../errors';
+import type { RaucClient } from './rauc-client';
+import { compareVersions } from './semver';
+
+/** The check a bundle failed, as a refusal names it (`content.check`). */
+export type BundleCheck = 'space' | 'size' | 'sha256' | 'signature' | 'compatible' | 'version' | 'downgrade' | 'download' | 'install';
+
+/** A bundle that failed `check`; its message starts with the check's name. */
+export class BundleCheckError extends Error {
+  constructor(readonly check: BundleCheck, detail: string) {
+    super(`${check}: ${detail}`);
+    this.name = 'BundleCheckError';
+  }
+
+  /** The HTTP refusal of this check (before the 202): 409 for a downgrade, 507 for space, else 422; content names the check. */
+  toAppError(): AppError {
+    const code = this.check === 'downgrade' ? 'UPDATE_DOWNGRADE' : this.check === 'space' ? 'UPDATE_NO_ROOM' : 'BUNDLE_REFUSED';
+    return new AppError(code, this.message, { content: { message: this.message, check: this.check } });
+  }
+}
+
+/** Throws BundleCheckError('downgrade') when `to` is not newer than `from` and downgrades are not allowed. */
+export function checkNotDowngrade(to: string, from: string | null, allowDowngrade: boolean): void {
+  if (allowDowngrade || from === null) return;
+  if (compareVersions(to, from) <= 0) throw new BundleCheckError('downgrade', `version ${to} is not newer than the installed ${from} (allowDowngrade over HTTP installs it anyway)`);
+}
+
+/**
+ * Verifies `file` with RAUC: its signature against the system keyring (`rauc info`), its compatible against the system's,
+ * its manifest version against `expected` (when given), then no downgrade from `from`. Resolves with the manifest's version.
+ */
+export async function verifyBundle(rauc: RaucClient, file: string, expected: string | null, from: string | null, allowDowngrade: boolean): Promise<string> {
+  let info;
+  try {
+    info = await rauc.info(file);
+  } catch (err) {
+    throw new BundleCheckError('signature', `rauc info refused the bundle: ${(err as Error).message}`);
+  }
+  const system = await rauc.compatible();
+  if (info.compatible !== system) throw new BundleCheckError('compatible', `the bundle is for ${JSON.stringify(info.compatible)}, this device is ${JSON.stringify(system)}`);
+  if (expected !== null && info.version !== expected) throw new BundleCheckError('version', `the bundle's manifest says ${info.version}, the request ${expected}`);
+  checkNotDowngrade(info.version, from, allowDowngrade);
+  return info.version;
+}
