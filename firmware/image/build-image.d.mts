@@ -8,6 +8,8 @@ export interface ImageOptions {
   signCert?: string;
   signKey?: string;
   app?: string;
+  /** The output folder (default dist/image/<board>). */
+  out?: string;
 }
 /** Builds the image (or finds it up to date); returns its disk.img's path. */
 export function buildImage(options: ImageOptions): string;

@@ -15,7 +15,10 @@ import { developmentKeys } from './dev-keys.mjs';
 import { executableFor } from './executable.mjs';
 import { repoRoot } from './paths.mjs';
 
-/** Builds the image described by `options` ({ board, version?, keyring?, signCert?, signKey?, app? }); returns its disk.img's path. */
+/**
+ * Builds the image described by `options` ({ board, version?, keyring?, signCert?, signKey?, app?, out? }: `out` is the
+ * output folder, default dist/image/<board>); returns its disk.img's path.
+ */
 export function buildImage(options) {
   const started = Date.now();
   const b = board(options.board);
@@ -23,7 +26,7 @@ export function buildImage(options) {
   const version = options.version ?? JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).version;
   const keys = options.keyring ? { keyring: options.keyring, cert: options.signCert, key: options.signKey } : developmentKeys();
   const app = options.app ?? executableFor(b.arch, version);
-  const out = join(repoRoot, 'dist', 'image', b.name);
+  const out = options.out ?? join(repoRoot, 'dist', 'image', b.name);
   const disk = join(out, 'disk.img');
   const inputs = inputsHash(b, version, keys, app);
   const stamp = join(out, '.inputs');

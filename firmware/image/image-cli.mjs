@@ -1,13 +1,13 @@
 // npm run image -- --board qemu-x86_64|qemu-aarch64 [--version V] [--keyring PEM] [--sign-cert PEM --sign-key PEM]
-//                  [--app FILE]
+//                  [--app FILE] [--out DIR]
 // Builds dist/image/<board>/disk.img with the stand-in build (build-image.mjs); see README.md, "The device".
 import { buildImage } from './build-image.mjs';
 
-const USAGE = 'npm run image -- --board qemu-x86_64|qemu-aarch64 [--version V] [--keyring PEM] [--sign-cert PEM --sign-key PEM] [--app FILE]';
+const USAGE = 'npm run image -- --board qemu-x86_64|qemu-aarch64 [--version V] [--keyring PEM] [--sign-cert PEM --sign-key PEM] [--app FILE] [--out DIR (replaced)]';
 
 /** `--name value` pairs of the command line. */
 function parseArgs(argv) {
-  const names = { '--board': 'board', '--version': 'version', '--keyring': 'keyring', '--sign-cert': 'signCert', '--sign-key': 'signKey', '--app': 'app' };
+  const names = { '--board': 'board', '--version': 'version', '--keyring': 'keyring', '--sign-cert': 'signCert', '--sign-key': 'signKey', '--app': 'app', '--out': 'out' };
   const options = {};
   for (let i = 0; i < argv.length; i += 1) {
     const [flag, inline] = argv[i].split(/=(.*)/s, 2);
