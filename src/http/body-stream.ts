@@ -34,6 +34,8 @@ export function streamBody(res: HttpResponse, declared: number | null): BodyStre
       res.resume();
     },
   });
+  // the handler's read sees the error; one that no longer reads must not make it an uncaught exception
+  stream.on('error', () => undefined);
   res.onData((chunk, isLast) => {
     if (discarding) {
       discarding.seen += chunk.byteLength;
@@ -62,13 +64,14 @@ export function streamBody(res: HttpResponse, declared: number | null): BodyStre
     received: () => last,
     discard(limit, then) {
       stream.destroy();
-      if (last) return then(false);
-      if (declared !== null && declared - arrived > limit) return then(true);
-      discarding = { limit, seen: 0, then };
+      // uWS may hand over the last chunks of a read after pause(): a socket left paused would never be read again
       if (paused) {
         paused = false;
         res.resume();
       }
+      if (last) return then(false);
+      if (declared !== null && declared - arrived > limit) return then(true);
+      discarding = { limit, seen: 0, then };
     },
     aborted() {
       if (!last) stream.destroy(new Error('the client went away before the body ended'));

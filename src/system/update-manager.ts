@@ -83,7 +83,7 @@ export class UpdateManager {
   resume(): void {
     this.deps.store.load();
     const record = this.current;
-    this.removeLeftovers(record);
+    this.removeLeftovers();
     if (!record || FINAL_PHASES.includes(record.phase)) return;
     if (RUNNING_BEFORE_INSTALL.includes(record.phase)) {
       this.run(() => this.set({ phase: 'failed', error: `interrupted: the daemon stopped while ${record.phase}` }));
@@ -218,9 +218,10 @@ export class UpdateManager {
     }
   }
 
-  /** The booted slot's version, else the daemon's own; a RAUC that cannot answer is a 503. */
+  /** The booted slot's version, else the daemon's own; no RAUC, or one that cannot answer, is a 503. */
   private async bootedVersion(): Promise<string | null> {
     const status = await this.deps.status();
+    if (status.bootSlot === null && status.slots.length === 0) throw new AppError('SYSTEM_UNAVAILABLE', 'updates go through RAUC, and this machine has none (no rauc command)');
     return status.slots.find((slot) => slot.state === 'booted')?.version ?? this.deps.version;
   }
 
@@ -391,8 +392,7 @@ export class UpdateManager {
   }
 
   /** Removes bundles a run that stopped left behind; a partial download is kept (a request for the same bundle resumes it). */
-  private removeLeftovers(record: UpdateRecord | null): void {
-    void record;
+  private removeLeftovers(): void {
     for (const name of readdirSync(this.deps.store.dir)) {
       if (/^(upload|bundle)-.*\.raucb$/.test(name)) rmSync(join(this.deps.store.dir, name), { force: true });
     }
