@@ -97,6 +97,20 @@ export class AppError extends Error {
   }
 }
 
+/** The check an update bundle failed (`content.check` of the refusal, the start of an update's `error`). */
+export type BundleCheck = 'space' | 'size' | 'sha256' | 'signature' | 'compatible' | 'version' | 'downgrade' | 'download';
+
+/**
+ * An update bundle that failed `check`: UPDATE_DOWNGRADE for a downgrade, UPDATE_NO_ROOM for space, else BUNDLE_REFUSED;
+ * its message starts with the check's name, and its content is `{ message, check }`.
+ */
+export class BundleCheckError extends AppError {
+  constructor(readonly check: BundleCheck, detail: string) {
+    const message = `${check}: ${detail}`;
+    super(check === 'downgrade' ? 'UPDATE_DOWNGRADE' : check === 'space' ? 'UPDATE_NO_ROOM' : 'BUNDLE_REFUSED', message, { content: { message, check } });
+  }
+}
+
 /** An error from a transport, renderer or fetcher; its message is what a job's `error` shows, its code the job's `errorCode`. */
 export class DeviceError extends AppError {
   declare readonly code: DeviceErrorCode;

@@ -1,7 +1,8 @@
 // Downloads a bundle by URL into a partial file on the data partition, resuming with HTTP Range where a broken transfer stopped.
 import { promises as fs } from 'node:fs';
 import { Readable } from 'node:stream';
-import { appendStream, hashOfPrefix, sizeOf, TooLongError } from './bundle-file';
+import { BundleCheckError } from '../errors';
+import { appendStream, hashOfPrefix, sizeOf } from './bundle-file';
 
 /** Collaborators and limits of one download. */
 export interface DownloadDeps {
@@ -14,18 +15,10 @@ export interface DownloadDeps {
   signal: AbortSignal;
 }
 
-/** A download that cannot complete; `check` names what failed (`download`, `size` or `sha256`). */
-export class DownloadError extends Error {
-  constructor(readonly check: 'download' | 'size' | 'sha256', message: string) {
-    super(message);
-    this.name = 'DownloadError';
-  }
-}
-
 /**
  * Fetches `url` into `file` until it holds `size` bytes whose SHA-256 is `sha256`; bytes already in `file` (a partial
  * download kept from before) are kept and the rest asked with `Range: bytes=N-`. A server that ignores Range (200) starts
- * the file over. Rejects with DownloadError: `size` when the server has more or fewer bytes, `sha256` when the hash
+ * the file over. Rejects with BundleCheckError: `size` when the server has more or fewer bytes, `sha256` when the hash
  * differs (the file is then removed), `download` after `maxStalls` attempts in a row without a new byte.
  */
 export async function downloadBundle(url: string, file: string, size: number, sha256: string, deps: DownloadDeps): Promise<void> {
@@ -41,21 +34,21 @@ export async function downloadBundle(url: string, file: string, size: number, sh
     try {
       have = await attempt(url, file, have, size, deps);
     } catch (err) {
-      if (err instanceof DownloadError) throw err;
+      if (err instanceof BundleCheckError) throw err;
       lastError = err instanceof Error ? err.message : String(err);
       have = await sizeOf(file);
     }
-    if (deps.signal.aborted) throw new DownloadError('download', 'the download was stopped');
+    if (deps.signal.aborted) throw new BundleCheckError('download', 'the download was stopped');
     if (have > before) stalls = 0;
     else stalls += 1;
     if (have >= size) break;
-    if (stalls >= deps.maxStalls) throw new DownloadError('download', `the download of ${url} stopped at ${have} of ${size} bytes: ${lastError || 'the server sent no more'}`);
+    if (stalls >= deps.maxStalls) throw new BundleCheckError('download', `the download of ${url} stopped at ${have} of ${size} bytes: ${lastError || 'the server sent no more'}`);
     await delay(Math.min(stalls * deps.retryMs, 30_000), deps.signal);
   }
   const hash = (await hashOfPrefix(file, size)).digest('hex');
   if (hash !== sha256.toLowerCase()) {
     await fs.rm(file, { force: true });
-    throw new DownloadError('sha256', `sha256 of the download is ${hash}, not ${sha256.toLowerCase()}`);
+    throw new BundleCheckError('sha256', `sha256 of the download is ${hash}, not ${sha256.toLowerCase()}`);
   }
 }
 
@@ -67,7 +60,7 @@ async function attempt(url: string, file: string, have: number, size: number, de
     await fs.truncate(file, 0);
     have = 0;
   } else if (res.status === 416) {
-    throw new DownloadError('size', `the server has fewer than ${have + 1} bytes; the bundle's size is ${size}`);
+    throw new BundleCheckError('size', `the server has fewer than ${have + 1} bytes; the bundle's size is ${size}`);
   } else if (res.status !== 200 && res.status !== 206) {
     await res.body?.cancel();
     throw new Error(`${url} answered HTTP ${res.status}`);
@@ -75,7 +68,7 @@ async function attempt(url: string, file: string, have: number, size: number, de
   const total = res.status === 200 ? Number(res.headers.get('content-length') ?? NaN) : rangeTotal(res.headers.get('content-range'));
   if (Number.isFinite(total) && total !== size) {
     await res.body?.cancel();
-    throw new DownloadError('size', `the server's bundle is ${total} bytes, not ${size} (size)`);
+    throw new BundleCheckError('size', `the server's bundle is ${total} bytes, not ${size}`);
   }
   if (!res.body) return have;
   let now = have;
@@ -89,9 +82,9 @@ async function attempt(url: string, file: string, have: number, size: number, de
   try {
     await appendStream(counted(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream<Uint8Array>)), file, null, size, have);
   } catch (err) {
-    if (err instanceof TooLongError) {
+    if (err instanceof BundleCheckError) {
       await fs.rm(file, { force: true });
-      throw new DownloadError('size', `the server sent more than ${size} bytes (size)`);
+      throw new BundleCheckError('size', `the server sent more than ${size} bytes`);
     }
     throw err;
   }

@@ -2,6 +2,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { createReadStream, promises as fs } from 'node:fs';
 import type { Readable } from 'node:stream';
+import { BundleCheckError } from '../errors';
 
 /** Free bytes for an unprivileged writer on the file system holding `dir` (statfs `bavail * bsize`). */
 export type FreeBytes = (dir: string) => Promise<number>;
@@ -16,15 +17,16 @@ export const statfsFreeBytes: FreeBytes = async (dir) => {
 export const BUNDLE_MARGIN_BYTES = 16 * 1024 * 1024;
 
 /**
- * Appends what `source` yields to `file` (created when absent), feeding each chunk to `hash`; rejects when more than
- * `limit` bytes in all would be in the file, or when the source fails. Resolves with the bytes written.
+ * Appends what `source` yields to `file` (created when absent), feeding each chunk to `hash`; rejects with
+ * BundleCheckError('size') when more than `limit` bytes in all would be in the file, or as the source fails. Resolves
+ * with the bytes written.
  */
 export async function appendStream(source: AsyncIterable<Buffer | Uint8Array> | Readable, file: string, hash: Hash | null, limit: number, already = 0): Promise<number> {
   const handle = await fs.open(file, 'a', 0o600);
   let written = 0;
   try {
     for await (const chunk of source as AsyncIterable<Buffer | Uint8Array>) {
-      if (already + written + chunk.byteLength > limit) throw new TooLongError(limit);
+      if (already + written + chunk.byteLength > limit) throw new BundleCheckError('size', `more than the bundle's ${limit} bytes`);
       await handle.write(chunk);
       hash?.update(chunk);
       written += chunk.byteLength;
@@ -34,14 +36,6 @@ export async function appendStream(source: AsyncIterable<Buffer | Uint8Array> | 
     await handle.close();
   }
   return written;
-}
-
-/** More bytes arrived than the bundle's declared size. */
-export class TooLongError extends Error {
-  constructor(readonly limit: number) {
-    super(`more than ${limit} bytes`);
-    this.name = 'TooLongError';
-  }
 }
 
 /** A SHA-256 hash fed with the first `bytes` of `file` (a partial download resumed). */

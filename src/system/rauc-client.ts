@@ -1,4 +1,5 @@
 // The RAUC operations of an update, run as the daemon's user (RAUC's D-Bus policy allows it): info, compatible, install, mark-active.
+import { AppError } from '../errors';
 import type { CommandRunner } from '../device/netbird-status';
 import type { LineRunner } from './line-runner';
 
@@ -18,32 +19,31 @@ export interface RaucClientDeps {
   timeoutMs: number;
 }
 
-/** A failed RAUC call: `stage` says which (info: the signature or the bundle itself), `message` RAUC's words. */
-export class RaucCallError extends Error {
-  constructor(readonly stage: 'info' | 'status' | 'install' | 'mark-active', message: string) {
-    super(message);
-    this.name = 'RaucCallError';
-  }
+type Stage = 'info' | 'status' | 'install' | 'mark-active';
+
+/** A failed RAUC call (SYSTEM_UNAVAILABLE), with RAUC's words. */
+function failed(stage: Stage, message: string): AppError {
+  return new AppError('SYSTEM_UNAVAILABLE', stage === 'install' ? message : `rauc ${stage}: ${message}`);
 }
 
 /** Runs the RAUC commands an update needs. */
 export class RaucClient {
   constructor(private readonly deps: RaucClientDeps) {}
 
-  /** The bundle's manifest once its signature verified; rejects with RaucCallError('info') naming RAUC's reason. */
+  /** The bundle's manifest once its signature verified; rejects (SYSTEM_UNAVAILABLE) with RAUC's reason. */
   async info(file: string): Promise<BundleInfo> {
     const out = await this.call('info', ['info', '--output-format=json', file]);
     const json = parseObject(out, 'info');
     const compatible = json.compatible;
     const version = json.version;
-    if (typeof compatible !== 'string' || typeof version !== 'string') throw new RaucCallError('info', `rauc info answered no compatible or version: ${out.trim().slice(0, 200)}`);
+    if (typeof compatible !== 'string' || typeof version !== 'string') throw failed('info', `answered no compatible or version: ${out.trim().slice(0, 200)}`);
     return { compatible, version };
   }
 
   /** The system's compatible (system.conf), from `rauc status --output-format=json`. */
   async compatible(): Promise<string> {
     const json = parseObject(await this.call('status', ['status', '--output-format=json']), 'status');
-    if (typeof json.compatible !== 'string') throw new RaucCallError('status', 'rauc status answered no compatible');
+    if (typeof json.compatible !== 'string') throw failed('status', 'answered no compatible');
     return json.compatible;
   }
 
@@ -55,7 +55,7 @@ export class RaucClient {
         if (match) onProgress(Math.min(100, Number(match[1])));
       });
     } catch (err) {
-      throw new RaucCallError('install', oneLine(err));
+      throw failed('install', oneLine(err));
     }
   }
 
@@ -64,23 +64,23 @@ export class RaucClient {
     await this.call('mark-active', ['status', 'mark-active', 'other']);
   }
 
-  private async call(stage: RaucCallError['stage'], args: string[]): Promise<string> {
+  private async call(stage: Stage, args: string[]): Promise<string> {
     try {
       return await this.deps.run(this.deps.command, args, this.deps.timeoutMs);
     } catch (err) {
-      throw new RaucCallError(stage, oneLine(err));
+      throw failed(stage, oneLine(err));
     }
   }
 }
 
-function parseObject(out: string, stage: RaucCallError['stage']): Record<string, unknown> {
+function parseObject(out: string, stage: Stage): Record<string, unknown> {
   try {
     const json: unknown = JSON.parse(out);
     if (typeof json === 'object' && json !== null && !Array.isArray(json)) return json as Record<string, unknown>;
   } catch {
     // below
   }
-  throw new RaucCallError(stage, `rauc ${stage} printed no JSON object: ${out.trim().slice(0, 200)}`);
+  throw failed(stage, `printed no JSON object: ${out.trim().slice(0, 200)}`);
 }
 
 /** A failed command's message (Node puts its stderr there) on one line. */

@@ -1,24 +1,7 @@
 // The checks of a bundle before anything is written to a slot: signature (rauc info), compatible, version, no downgrade.
-import { AppError } from '../errors';
+import { BundleCheckError } from '../errors';
 import type { RaucClient } from './rauc-client';
 import { compareVersions } from './semver';
-
-/** The check a bundle failed, as a refusal names it (`content.check`). */
-export type BundleCheck = 'space' | 'size' | 'sha256' | 'signature' | 'compatible' | 'version' | 'downgrade' | 'download' | 'install';
-
-/** A bundle that failed `check`; its message starts with the check's name. */
-export class BundleCheckError extends Error {
-  constructor(readonly check: BundleCheck, detail: string) {
-    super(`${check}: ${detail}`);
-    this.name = 'BundleCheckError';
-  }
-
-  /** The HTTP refusal of this check (before the 202): 409 for a downgrade, 507 for space, else 422; content names the check. */
-  toAppError(): AppError {
-    const code = this.check === 'downgrade' ? 'UPDATE_DOWNGRADE' : this.check === 'space' ? 'UPDATE_NO_ROOM' : 'BUNDLE_REFUSED';
-    return new AppError(code, this.message, { content: { message: this.message, check: this.check } });
-  }
-}
 
 /** Throws BundleCheckError('downgrade') when `to` is not newer than `from` and downgrades are not allowed. */
 export function checkNotDowngrade(to: string, from: string | null, allowDowngrade: boolean): void {

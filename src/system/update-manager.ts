@@ -4,15 +4,15 @@ import { createHash, randomUUID } from 'node:crypto';
 import { promises as fs, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { AppError } from '../errors';
+import { AppError, BundleCheckError } from '../errors';
 import type { Logger } from '../log';
 import { FINAL_PHASES, type RebootPolicy, type SystemStatus, type UpdatePhase, type UpdateRecord, type UpdateRequest } from '../schemas/system';
-import { appendStream, BUNDLE_MARGIN_BYTES, sizeOf, TooLongError, type FreeBytes } from './bundle-file';
-import { downloadBundle, DownloadError } from './bundle-download';
+import { appendStream, BUNDLE_MARGIN_BYTES, sizeOf, type FreeBytes } from './bundle-file';
+import { downloadBundle } from './bundle-download';
 import type { GateReport } from './gate-report';
 import type { RaucClient } from './rauc-client';
 import type { RequestReboot } from './reboot-request';
-import { BundleCheckError, checkNotDowngrade, verifyBundle } from './update-checks';
+import { checkNotDowngrade, verifyBundle } from './update-checks';
 import type { UpdateStore } from './update-store';
 
 /** Collaborators and timings of the state machine (ms). */
@@ -106,7 +106,7 @@ export class UpdateManager {
     this.claim();
     try {
       const from = await this.bootedVersion();
-      this.checkOrRefuse(() => checkNotDowngrade(req.version, from, req.allowDowngrade === true));
+      checkNotDowngrade(req.version, from, req.allowDowngrade === true);
       const partial = join(this.deps.store.dir, `download-${req.sha256.toLowerCase()}.part`);
       await this.checkRoom(req.size - (await sizeOf(partial)));
       const record = this.newRecord(from, req.version, key, req.reboot ?? 'idle');
@@ -134,7 +134,7 @@ export class UpdateManager {
     const file = join(this.deps.store.dir, `upload-${randomUUID()}.raucb`);
     try {
       from = await this.bootedVersion();
-      if (options.version !== null) this.checkOrRefuse(() => checkNotDowngrade(options.version!, from, options.allowDowngrade));
+      if (options.version !== null) checkNotDowngrade(options.version, from, options.allowDowngrade);
       await this.checkRoom(length);
       record = this.newRecord(from, options.version, key, options.reboot);
       await this.deps.store.start(record);
@@ -148,7 +148,7 @@ export class UpdateManager {
       try {
         written = await appendStream(body, file, hash, length);
       } catch (err) {
-        if (err instanceof TooLongError) throw new BundleCheckError('size', `the body has more than its Content-Length of ${length} bytes`);
+        if (err instanceof BundleCheckError) throw new BundleCheckError('size', `the body has more than its Content-Length of ${length} bytes`);
         throw new BundleCheckError('download', `the upload broke off: ${(err as Error).message}`);
       }
       if (written !== length) throw new BundleCheckError('size', `received ${written} of ${length} bytes`);
@@ -160,7 +160,7 @@ export class UpdateManager {
     } catch (err) {
       await fs.rm(file, { force: true });
       await this.set({ phase: 'failed', error: (err as Error).message });
-      throw err instanceof BundleCheckError ? err.toAppError() : err;
+      throw err;
     }
     this.run(() => this.install(file));
     return { update: this.current!, replay: false };
@@ -202,19 +202,11 @@ export class UpdateManager {
     this.claimed = true;
   }
 
-  private checkOrRefuse(check: () => void): void {
-    try {
-      check();
-    } catch (err) {
-      throw err instanceof BundleCheckError ? err.toAppError() : err;
-    }
-  }
-
   /** 507 UPDATE_NO_ROOM unless the data partition has `bytes` more than its margin free. */
   private async checkRoom(bytes: number): Promise<void> {
     const free = await this.deps.freeBytes(this.deps.store.dir);
     if (free < bytes + BUNDLE_MARGIN_BYTES) {
-      throw new BundleCheckError('space', `the bundle needs ${bytes} bytes and ${BUNDLE_MARGIN_BYTES} to spare; ${free} are free on the data partition`).toAppError();
+      throw new BundleCheckError('space', `the bundle needs ${bytes} bytes and ${BUNDLE_MARGIN_BYTES} to spare; ${free} are free on the data partition`);
     }
   }
 
@@ -232,17 +224,12 @@ export class UpdateManager {
   private async fromUrl(req: UpdateRequest, partial: string, from: string | null): Promise<void> {
     const bundle = join(this.deps.store.dir, `bundle-${this.current!.id}.raucb`);
     try {
-      try {
-        await downloadBundle(req.url, partial, req.size, req.sha256, {
-          retryMs: this.deps.downloadRetryMs,
-          maxStalls: 5,
-          signal: this.abort.signal,
-          onBytes: (bytes) => this.progress(Math.floor((bytes * 100) / req.size)),
-        });
-      } catch (err) {
-        if (err instanceof DownloadError) throw new BundleCheckError(err.check, err.message);
-        throw err;
-      }
+      await downloadBundle(req.url, partial, req.size, req.sha256, {
+        retryMs: this.deps.downloadRetryMs,
+        maxStalls: 5,
+        signal: this.abort.signal,
+        onBytes: (bytes) => this.progress(Math.floor((bytes * 100) / req.size)),
+      });
       await fs.rename(partial, bundle);
       await this.set({ phase: 'verifying', progress: 0 });
       await verifyBundle(this.deps.rauc, bundle, req.version, from, req.allowDowngrade === true);
@@ -404,6 +391,6 @@ const CLOCK_SLACK_MS = 3_600_000;
 
 /** A RAUC status or compatible call that failed during the checks: 503 with RAUC's words, not a refused bundle. */
 function systemUnavailable(err: unknown): never {
-  if (err instanceof BundleCheckError || err instanceof AppError) throw err;
+  if (err instanceof AppError) throw err;
   throw new AppError('SYSTEM_UNAVAILABLE', (err as Error).message, { cause: err });
 }

@@ -322,7 +322,7 @@ describe('openapi.json', () => {
     const events = doc['x-websockets']?.['/events'];
     assert.ok(events, 'x-websockets./events');
     assert.match(events.description, /"type":"hello"/);
-    assert.deepEqual(events.message.properties.type.anyOf.map((t: { const: string }) => t.const).sort(), ['device.settings', 'job.printed', 'job.state', 'printer.added', 'printer.removed', 'printer.status', 'printer.updated']);
+    assert.deepEqual(events.message.properties.type.anyOf.map((t: { const: string }) => t.const).sort(), ['device.settings', 'job.printed', 'job.state', 'printer.added', 'printer.removed', 'printer.status', 'printer.updated', 'system.update']);
   });
 
   test('says that completed means the printer\'s connection accepted every byte, not that paper came out', async () => {
