@@ -71,7 +71,7 @@ export class RequestRunner {
     }
     const method = request.method.toLowerCase();
     if (createsJobs(method, call.route.path)) return this.runJob(call, request, route);
-    this.deps.send(route, await this.execute(call, request, request.body));
+    this.deps.send(route, await this.execute(call, call.route.fleetKey ? keyedById(request) : request, request.body));
   }
 
   private checkReachable(call: ResolvedCall, request: FleetRequest): void {
@@ -154,6 +154,12 @@ function spooledCall(call: ResolvedCall, request: FleetRequest): { spooled: Reso
   const wait = query.get('wait') !== 'false';
   query.set('wait', 'false');
   return { spooled: { ...call, query }, wait };
+}
+
+/** `request` with `Idempotency-Key: fleet-id:<id>` when it carries none (a route's `fleetKey`). */
+function keyedById(request: FleetRequest): FleetRequest {
+  const has = Object.keys(request.headers ?? {}).some((name) => name.toLowerCase() === 'idempotency-key');
+  return has ? request : { ...request, headers: { ...request.headers, 'idempotency-key': `fleet-id:${String(request.id)}` } };
 }
 
 /** The request's key: its Idempotency-Key header, else the body's idempotencyKey, else its id. */

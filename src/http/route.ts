@@ -75,6 +75,11 @@ export interface Route {
    * this request is refused (403), or null to let it through.
    */
   fleet?: false | ((body: unknown) => string | null);
+  /**
+   * Over the fleet's MQTT, a request without an Idempotency-Key header gets `fleet-id:<its request id>` as one, so that
+   * the broker delivering it again is the same request (POST /system/update never installs twice).
+   */
+  fleetKey?: boolean;
   /** Query parameters the operation reads, for the docs. */
   query?: Array<{ name: string; description: string }>;
   /** Schema of `result.content` on success, for the docs. */

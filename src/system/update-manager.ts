@@ -2,7 +2,7 @@
 // an uploaded bundle, through RAUC, to the reboot; and on the first start after it, succeeded or rolled-back.
 import { createHash, randomUUID } from 'node:crypto';
 import { promises as fs, readdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { AppError, BundleCheckError } from '../errors';
 import type { Logger } from '../log';
@@ -108,6 +108,8 @@ export class UpdateManager {
       const from = await this.bootedVersion();
       checkNotDowngrade(req.version, from, req.allowDowngrade === true);
       const partial = join(this.deps.store.dir, `download-${req.sha256.toLowerCase()}.part`);
+      // a partial download of this bundle is resumed; those of others are given up
+      this.removeFiles((name) => name.startsWith('download-') && name !== basename(partial));
       await this.checkRoom(req.size - (await sizeOf(partial)));
       const record = this.newRecord(from, req.version, key, req.reboot ?? 'idle');
       await this.deps.store.start(record);
@@ -197,7 +199,8 @@ export class UpdateManager {
   private claim(): void {
     const phase = this.current?.phase;
     if (this.claimed || (phase !== undefined && !FINAL_PHASES.includes(phase))) {
-      throw new AppError('UPDATE_RUNNING', `update ${this.current?.id ?? ''} is ${phase ?? 'starting'}; one update at a time`.replace('  ', ' '), { content: { message: `an update is ${phase ?? 'starting'}`, update: this.current } });
+      const message = `an update is ${phase ?? 'starting'}; one update at a time`;
+      throw new AppError('UPDATE_RUNNING', message, { content: { message, update: this.current } });
     }
     this.claimed = true;
   }
@@ -380,9 +383,11 @@ export class UpdateManager {
 
   /** Removes bundles a run that stopped left behind; a partial download is kept (a request for the same bundle resumes it). */
   private removeLeftovers(): void {
-    for (const name of readdirSync(this.deps.store.dir)) {
-      if (/^(upload|bundle)-.*\.raucb$/.test(name)) rmSync(join(this.deps.store.dir, name), { force: true });
-    }
+    this.removeFiles((name) => /^(upload|bundle)-.*\.raucb$/.test(name));
+  }
+
+  private removeFiles(pick: (name: string) => boolean): void {
+    for (const name of readdirSync(this.deps.store.dir)) if (pick(name)) rmSync(join(this.deps.store.dir, name), { force: true });
   }
 }
 

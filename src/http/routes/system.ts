@@ -42,8 +42,9 @@ export function systemRoutes(deps: SystemRouteDeps): Route[] {
         'the manifest version against `version`, and no downgrade (409 unless allowDowngrade over HTTP). A refusal before the 202 names its check ' +
         '(`content.check`); one after it ends the update `failed` with the reason in `error`. An uploaded body (application/octet-stream) is ' +
         'streamed to the data partition, exempt from maxBodyBytes, and checked before the 202. One update at a time (409). An Idempotency-Key ' +
-        'seen before answers 200 with that update and installs nothing. Over MQTT only the URL form, only with updates.fromFleet, never allowDowngrade.',
-      body: UpdateRequestSchema, streamBody: true, query: UPDATE_UPLOAD_QUERY, response: UpdateRecordSchema,
+        'seen before answers 200 with that update and installs nothing (over MQTT a request without one is keyed by its id). ' +
+        'Over MQTT only the URL form, only with updates.fromFleet, never allowDowngrade.',
+      body: UpdateRequestSchema, streamBody: true, fleetKey: true, query: UPDATE_UPLOAD_QUERY, response: UpdateRecordSchema,
       responses: {
         202: 'Update started; content is the update', 400: 'Invalid request', 403: 'Refused over MQTT (updates.fromFleet off, or allowDowngrade)',
         409: 'An update is running, or the version is not newer', 422: 'Bundle refused (content.check names the check)', 503: 'RAUC unavailable', 507: 'Not enough room on the data partition',

@@ -141,7 +141,8 @@ test('over MQTT: the URL form only with updates.fromFleet, never allowDowngrade;
   const { systemRoutes } = await import('../../../src/http/routes/system');
   const { settingsRoutes } = await import('../../../src/http/routes/settings');
   const calls: string[] = [];
-  const updates = { current: null, requestUrl: async () => (calls.push('update'), { update: { id: 'u' }, replay: false }), reboot: async () => void calls.push('reboot'), rollback: async () => void calls.push('rollback') };
+  const keys: Array<string | null> = [];
+  const updates = { current: null, requestUrl: async (_req: unknown, key: string | null) => (calls.push('update'), keys.push(key), { update: { id: 'u' }, replay: false }), reboot: async () => void calls.push('reboot'), rollback: async () => void calls.push('rollback') };
   const routes = [
     ...systemRoutes({ read: async () => ({ bootSlot: null, slots: [], update: null }), updates: updates as never, fromFleet: () => fromFleet }),
     ...settingsRoutes({ settings: { value: {}, update: async () => calls.push('settings') } as never, registry: { list: () => [] } as never }),
@@ -172,6 +173,7 @@ test('over MQTT: the URL form only with updates.fromFleet, never allowDowngrade;
   assert.equal((await ask('PUT', '/settings/updates', { fromFleet: true })).status, 403);
   assert.equal((await ask('GET', '/system/update')).status, 200);
   assert.deepEqual(calls, ['update'], 'only the allowed request reached the manager');
+  assert.deepEqual(keys, ['fleet-id:r1'], 'a request without Idempotency-Key is keyed by its id: the broker delivering it again is the same update');
 });
 
 test('the first start after the reboot: the target slot booted and good makes it succeeded; then an uploaded bundle is streamed, checked, installed', async () => {
