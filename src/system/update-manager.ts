@@ -92,10 +92,10 @@ export class UpdateManager {
     this.run(() => this.afterRestart(record));
   }
 
-  /** Stops downloads and waits for the running step to end (an install runs to its end: RAUC owns it). */
+  /** Stops downloads and waits, and the waits for a slot's mark or idle jobs, then for the record's pending writes; an install runs on (RAUC owns it). */
   async stop(): Promise<void> {
     this.abort.abort();
-    await this.task?.catch(() => undefined);
+    if (this.current?.phase !== 'installing') await this.task?.catch(() => undefined);
     await this.chain;
   }
 
@@ -148,7 +148,7 @@ export class UpdateManager {
       const hash = createHash('sha256');
       let written: number;
       try {
-        written = await appendStream(body, file, hash, length);
+        written = await appendStream(counted(body, (bytes) => this.progress(Math.floor((bytes * 100) / length))), file, hash, length);
       } catch (err) {
         if (err instanceof BundleCheckError) throw new BundleCheckError('size', `the body has more than its Content-Length of ${length} bytes`);
         throw new BundleCheckError('download', `the upload broke off: ${(err as Error).message}`);
@@ -388,6 +388,16 @@ export class UpdateManager {
 
   private removeFiles(pick: (name: string) => boolean): void {
     for (const name of readdirSync(this.deps.store.dir)) if (pick(name)) rmSync(join(this.deps.store.dir, name), { force: true });
+  }
+}
+
+/** The chunks of `source`, telling `onBytes` the count so far after each. */
+async function* counted(source: AsyncIterable<Buffer>, onBytes: (bytes: number) => void): AsyncGenerator<Buffer> {
+  let bytes = 0;
+  for await (const chunk of source) {
+    yield chunk;
+    bytes += chunk.byteLength;
+    onBytes(bytes);
   }
 }
 

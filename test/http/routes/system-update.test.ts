@@ -176,7 +176,7 @@ test('over MQTT: the URL form only with updates.fromFleet, never allowDowngrade;
   assert.deepEqual(keys, ['fleet-id:r1'], 'a request without Idempotency-Key is keyed by its id: the broker delivering it again is the same update');
 });
 
-test('the first start after the reboot: the target slot booted and good makes it succeeded; then an uploaded bundle is streamed, checked, installed', async () => {
+test('the first start after the reboot: the target slot booted and good makes it succeeded; then an 8 MiB bundle uploaded past a 64 KiB body limit is streamed, checked, installed', async () => {
   await d.stop();
   rauc.setSlots({ booted: 'B', versions: { A: '1.0.0', B: '2.0.0' }, good: { A: true, B: true } });
   rauc.afterInstall({ booted: 'B', versions: { A: '3.0.0', B: '2.0.0' }, good: { A: null, B: true } });
@@ -186,8 +186,12 @@ test('the first start after the reboot: the target slot booted and good makes it
     const done = await valueWithin('succeeded', 10_000, async () => ((await current()).phase === 'succeeded' ? current() : null));
     assert.deepEqual([done.from, done.to, done.error], ['1.0.0', '2.0.0', null]);
 
+    // 8 MiB through a body limit of 64 KiB: the bundle goes to disk as it comes, past maxBodyBytes and the memory budget
+    assert.equal((await p.api('PUT', '/settings', { body: { maxBodyBytes: 65536 } })).status, 200);
+    const big = Buffer.alloc(8 * 1024 * 1024, 5);
+    const bigSha = createHash('sha256').update(big).digest('hex');
     rauc.setInfo('3.0.0');
-    const res = await p.api('POST', `/system/update?version=3.0.0&sha256=${SHA}&reboot=manual`, { raw: BUNDLE });
+    const res = await p.api('POST', `/system/update?version=3.0.0&sha256=${bigSha}&reboot=manual`, { raw: big });
     assert.equal(res.status, 202, JSON.stringify(res.body));
     assert.deepEqual([res.body.result.content.from, res.body.result.content.to], ['2.0.0', '3.0.0']);
     await until('awaiting-reboot', async () => (await current()).phase === 'awaiting-reboot');
