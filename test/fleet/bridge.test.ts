@@ -1,5 +1,5 @@
 // The device side of the fleet against a real Mosquitto: a print over MQTT answered once and printed once (same id or
-// same Idempotency-Key again prints nothing more), job.state events in order, 413 and 403 over MQTT, the ACL.
+// same Idempotency-Key again prints nothing more), job.state events in order, 413 and 403 over MQTT (credentials, updates), the ACL.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import mqtt from 'mqtt';
@@ -87,6 +87,23 @@ test('a request larger than inlineMaxBytes is answered 413 and nothing of it run
   assert.equal(answer.status, 413);
   await ask({ id: 'barrier-2', method: 'GET', path: '/status' });
   assert.equal(printedMarkers(emulator).get('big'), undefined);
+});
+
+test('updates over MQTT: POST /system/update 403 while updates.fromFleet is off, which only HTTP turns on; reboot and rollback 403', async () => {
+  const body = { url: 'https://releases.example/update-9.0.0.raucb', sha256: 'a'.repeat(64), size: 1000, version: '9.0.0' };
+  const off = await ask({ id: 'upd-1', method: 'POST', path: '/system/update', body });
+  assert.equal(off.status, 403);
+  assert.match(off.body.result.content.message, /updates\.fromFleet is off/);
+  const turnOn = await ask({ id: 'upd-2', method: 'PUT', path: '/settings/updates', body: { fromFleet: true } });
+  assert.equal(turnOn.status, 403);
+  assert.equal((await ask({ id: 'upd-3', method: 'POST', path: '/system/reboot' })).status, 403);
+  assert.equal((await ask({ id: 'upd-4', method: 'POST', path: '/system/rollback' })).status, 403);
+  assert.equal((await daemon.api('GET', '/settings')).body.result.content.updates.fromFleet, false, 'the setting is unchanged');
+  assert.equal((await daemon.api('PUT', '/settings/updates', { body: { fromFleet: true } })).status, 200);
+  const downgrade = await ask({ id: 'upd-5', method: 'POST', path: '/system/update', body: { ...body, allowDowngrade: true } });
+  assert.equal(downgrade.status, 403);
+  assert.match(downgrade.body.result.content.message, /downgrade is never allowed over MQTT/);
+  assert.equal((await daemon.api('PUT', '/settings/updates', { body: { fromFleet: false } })).status, 200);
 });
 
 test('credential routes over MQTT (POST /setup too) answer 403; unknown paths 404; no id or not JSON 400 with id null', async () => {
