@@ -92,7 +92,7 @@ export class UpdateManager {
     this.run(() => this.afterRestart(record));
   }
 
-  /** Stops downloads and waits, and the waits for a slot's mark or idle jobs, then for the record's pending writes; an install runs on (RAUC owns it). */
+  /** Stops downloads and the waits (for a slot's good mark, for idle jobs), then lets the record's pending writes end; an install runs on (RAUC owns it). */
   async stop(): Promise<void> {
     this.abort.abort();
     if (this.current?.phase !== 'installing') await this.task?.catch(() => undefined);
@@ -177,16 +177,12 @@ export class UpdateManager {
   /** POST /system/rollback: the other slot made primary when RAUC has it good, then the reboot; 409 while an update runs or when it is not good. */
   async rollback(): Promise<void> {
     const phase = this.current?.phase;
-    if (this.claimed || (phase !== undefined && !FINAL_PHASES.includes(phase))) throw new AppError('UPDATE_RUNNING', `an update is ${phase ?? 'starting'}; roll back once it has ended`);
+    if (this.claimed || (phase !== undefined && !FINAL_PHASES.includes(phase))) throw new AppError('UPDATE_RUNNING', `an update is ${this.claimed ? 'starting' : phase}; roll back once it has ended`);
     const status = await this.deps.status();
     const other = status.slots.find((slot) => slot.state !== 'booted' && slot.bootname !== status.bootSlot);
     if (!other) throw new AppError('ROLLBACK_REFUSED', 'RAUC reports no other root slot');
     if (other.good !== true) throw new AppError('ROLLBACK_REFUSED', `slot ${other.bootname ?? other.name} is not marked good (${other.good === false ? 'bad' : 'no boot state'})`);
-    try {
-      await this.deps.rauc.markOtherActive();
-    } catch (err) {
-      throw new AppError('SYSTEM_UNAVAILABLE', (err as Error).message, { cause: err });
-    }
+    await this.deps.rauc.markOtherActive();
     await this.deps.requestReboot();
   }
 
@@ -199,7 +195,7 @@ export class UpdateManager {
   private claim(): void {
     const phase = this.current?.phase;
     if (this.claimed || (phase !== undefined && !FINAL_PHASES.includes(phase))) {
-      const message = `an update is ${phase ?? 'starting'}; one update at a time`;
+      const message = `an update is ${this.claimed ? 'starting' : phase}; one update at a time`;
       throw new AppError('UPDATE_RUNNING', message, { content: { message, update: this.current } });
     }
     this.claimed = true;
