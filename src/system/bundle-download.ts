@@ -10,6 +10,8 @@ export interface DownloadDeps {
   retryMs: number;
   /** Attempts in a row that add no byte before the download fails. */
   maxStalls: number;
+  /** An attempt that receives nothing for this long is given up (and the next one resumes), in ms. */
+  idleMs: number;
   /** Told the bytes in the file after each chunk. */
   onBytes: (bytes: number) => void;
   signal: AbortSignal;
@@ -54,7 +56,21 @@ export async function downloadBundle(url: string, file: string, size: number, sh
 
 /** One request from byte `have`; resolves with the bytes in the file after it. */
 async function attempt(url: string, file: string, have: number, size: number, deps: DownloadDeps): Promise<number> {
-  const res = await fetch(url, { headers: have > 0 ? { Range: `bytes=${have}-` } : {}, signal: deps.signal, redirect: 'follow' });
+  const idle = new AbortController();
+  let timer = setTimeout(() => idle.abort(new Error(`nothing received for ${deps.idleMs} ms`)), deps.idleMs);
+  const awake = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => idle.abort(new Error(`nothing received for ${deps.idleMs} ms`)), deps.idleMs);
+  };
+  try {
+    return await transfer(url, file, have, size, deps, AbortSignal.any([deps.signal, idle.signal]), awake);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function transfer(url: string, file: string, have: number, size: number, deps: DownloadDeps, signal: AbortSignal, awake: () => void): Promise<number> {
+  const res = await fetch(url, { headers: have > 0 ? { Range: `bytes=${have}-` } : {}, signal, redirect: 'follow' });
   if (res.status === 200 && have > 0) {
     // Range not honoured: the whole file again
     await fs.truncate(file, 0);
@@ -74,6 +90,7 @@ async function attempt(url: string, file: string, have: number, size: number, de
   let now = have;
   const counted = async function* (source: AsyncIterable<Uint8Array>) {
     for await (const chunk of source) {
+      awake();
       yield chunk;
       now += chunk.byteLength;
       deps.onBytes(now);

@@ -226,6 +226,7 @@ export class UpdateManager {
       await downloadBundle(req.url, partial, req.size, req.sha256, {
         retryMs: this.deps.downloadRetryMs,
         maxStalls: 5,
+        idleMs: DOWNLOAD_IDLE_MS,
         signal: this.abort.signal,
         onBytes: (bytes) => this.progress(Math.floor((bytes * 100) / req.size)),
       });
@@ -396,6 +397,9 @@ async function* counted(source: AsyncIterable<Buffer>, onBytes: (bytes: number) 
     onBytes(bytes);
   }
 }
+
+/** A download attempt silent this long is given up and resumed by the next. */
+const DOWNLOAD_IDLE_MS = 60_000;
 
 /** The gate's report may be dated a little before the update's start when the clock was restored from a save at boot. */
 const CLOCK_SLACK_MS = 3_600_000;
