@@ -24,6 +24,8 @@ export interface DaemonOptions {
   gateReport: string;
   /** The FIFO of the root helper that reboots (`--system-requests`, env PRINTPROXY_SYSTEM_REQUESTS; default /run/printproxyd/system-requests). */
   systemRequests: string;
+  /** Where the root helper puts a checked bundle for RAUC (`--sealed-bundle-dir`, env PRINTPROXY_SEALED_BUNDLE_DIR); unset: installed in place. */
+  sealedBundleDir?: string;
   nativeDir?: string;
   /** Folder under which share mount points must be real mounts for local files to be read through them (default /mnt/shares). */
   shareRoot: string;
@@ -61,13 +63,13 @@ export const DEFAULT_SYSTEM_REQUESTS = '/run/printproxyd/system-requests';
 export const USAGE = `usage: printproxyd [serve] [--data-dir DIR] [--port N] [--https-port N|--no-https] [--ipp-port N|--no-ipp] [--host ADDR]
                   [--tls-cert FILE --tls-key FILE] [--no-mdns] [--native-dir DIR] [--share-root DIR]
                   [--no-console|--console-dir DIR] [--log-level LEVEL] [--setup-file PATH] [--rauc PATH]
-                  [--gate-report PATH] [--system-requests PATH]
+                  [--gate-report PATH] [--system-requests PATH] [--sealed-bundle-dir DIR]
        printproxyd render INPUT.pdf [--size 4x6] [--dpi 203] [-o OUT.zpl]
        printproxyd usb-list
        printproxyd fleet [--broker URL --ca FILE --cert FILE --key FILE] devices|printers|print|job|watch …  (printproxyd fleet --help)
 env: PRINTPROXY_DATA_DIR, PRINTPROXY_API_KEY, PRINTPROXY_MDNS=0, PRINTPROXY_NATIVE_DIR, PRINTPROXY_SHARE_ROOT, PRINTPROXY_LOG_LEVEL,
      PRINTPROXY_CONSOLE=0, PRINTPROXY_CONSOLE_DIR, PRINTPROXY_SETUP_FILE, PRINTPROXY_RAUC (rauc),
-     PRINTPROXY_GATE_REPORT (/data/rauc/gate-failure), PRINTPROXY_SYSTEM_REQUESTS (/run/printproxyd/system-requests),
+     PRINTPROXY_GATE_REPORT (/data/rauc/gate-failure), PRINTPROXY_SYSTEM_REQUESTS (/run/printproxyd/system-requests), PRINTPROXY_SEALED_BUNDLE_DIR,
      PRINTPROXY_TCP_CONNECT_TIMEOUT_MS (5000), PRINTPROXY_TCP_IDLE_TIMEOUT_MS (15000), PRINTPROXY_TCP_QUERY_TIMEOUT_MS (1500),
      PRINTPROXY_WEBHOOK_RETRY_BASE_MS (1000), PRINTPROXY_WEBHOOK_RETRY_CAP_MS (3600000),
      PRINTPROXY_WEBHOOK_RETRY_HORIZON_MS (86400000), PRINTPROXY_WEBHOOK_TIMEOUT_MS (10000),
@@ -95,6 +97,7 @@ function parseDaemonFlags(args: string[], env: NodeJS.ProcessEnv): DaemonOptions
     rauc: env.PRINTPROXY_RAUC || 'rauc',
     gateReport: env.PRINTPROXY_GATE_REPORT || DEFAULT_GATE_REPORT,
     systemRequests: env.PRINTPROXY_SYSTEM_REQUESTS || DEFAULT_SYSTEM_REQUESTS,
+    sealedBundleDir: env.PRINTPROXY_SEALED_BUNDLE_DIR || undefined,
     nativeDir: env.PRINTPROXY_NATIVE_DIR || undefined,
     shareRoot: env.PRINTPROXY_SHARE_ROOT || DEFAULT_SHARE_ROOT,
     console: env.PRINTPROXY_CONSOLE !== '0',
@@ -141,6 +144,7 @@ function parseDaemonFlags(args: string[], env: NodeJS.ProcessEnv): DaemonOptions
       case '--rauc': options.rauc = value(); break;
       case '--gate-report': options.gateReport = value(); break;
       case '--system-requests': options.systemRequests = value(); break;
+      case '--sealed-bundle-dir': options.sealedBundleDir = value(); break;
       default: throw new UsageError(`unknown flag ${flag}`);
     }
   }

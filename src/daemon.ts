@@ -83,6 +83,7 @@ import { RaucClient } from './system/rauc-client';
 import { spawnLines } from './system/line-runner';
 import { statfsFreeBytes } from './system/bundle-file';
 import { gateReportFile } from './system/gate-report';
+import { helperSeal, inPlace } from './system/bundle-seal';
 import { fifoRebootRequest } from './system/reboot-request';
 import { UpdateManager } from './system/update-manager';
 import { UpdateStore } from './system/update-store';
@@ -253,6 +254,7 @@ async function startParts(options: DaemonOptions, logger: Logger, announce: (lin
     status: () => rauc.read(),
     freeBytes: statfsFreeBytes,
     requestReboot: fifoRebootRequest(options.systemRequests),
+    sealBundle: options.sealedBundleDir ? helperSeal(options.systemRequests, options.sealedBundleDir) : inPlace,
     gateReport: gateReportFile(options.gateReport),
     jobsIdle: () => store.unfinished() === 0,
     emit: (record) => void bus.emit('system.update', { ...record }),

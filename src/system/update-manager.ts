@@ -12,6 +12,7 @@ import { downloadBundle } from './bundle-download';
 import type { GateReport } from './gate-report';
 import type { RaucClient } from './rauc-client';
 import type { RequestReboot } from './reboot-request';
+import type { SealBundle } from './bundle-seal';
 import { checkNotDowngrade, verifyBundle } from './update-checks';
 import type { UpdateStore } from './update-store';
 
@@ -23,6 +24,8 @@ export interface UpdateManagerDeps {
   status: () => Promise<SystemStatus>;
   freeBytes: FreeBytes;
   requestReboot: RequestReboot;
+  /** Hands a checked bundle to RAUC (the root helper on a device); resolves with the path to install. */
+  sealBundle: SealBundle;
   gateReport: GateReport;
   /** True when no job is queued or printing (the `idle` reboot). */
   jobsIdle: () => boolean;
@@ -245,7 +248,8 @@ export class UpdateManager {
   private async install(file: string): Promise<void> {
     try {
       await this.set({ phase: 'installing', progress: 0 });
-      await this.deps.rauc.install(file, (percent) => this.progress(percent));
+      const sealed = await this.deps.sealBundle(file);
+      await this.deps.rauc.install(sealed, (percent) => this.progress(percent));
       const status = await this.deps.status();
       const target = status.slots.find((slot) => slot.state !== 'booted' && slot.bootname !== status.bootSlot);
       await this.set({ phase: 'awaiting-reboot', progress: 100, targetSlot: target?.bootname ?? target?.name ?? null });

@@ -2,6 +2,7 @@
 // every refusal (before the 202 and after it), idempotency across a restart, the first start after the reboot, a resumed
 // download, the reboot request, rollback, and the events.
 import { test } from 'node:test';
+import { inPlace } from '../../src/system/bundle-seal';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
@@ -43,7 +44,7 @@ function harness(options: { rauc?: FakeRauc; dataDir?: string; free?: number; id
     rauc: new RaucClient({ command: rauc.command, run: execRunner, runLines: spawnLines, timeoutMs: 10_000 }),
     status: () => status.read(),
     freeBytes: async () => options.free ?? 10 * GiB,
-    requestReboot: fifoRebootRequest(rebootFile),
+    requestReboot: fifoRebootRequest(rebootFile), sealBundle: inPlace,
     gateReport: gateReportFile(gateFile),
     jobsIdle: options.idle ?? (() => true),
     emit: (record) => events.push({ ...record }),

@@ -4,6 +4,7 @@
 // FIFO, rollback refused meanwhile, system.update events, the first start after the reboot, an upload streamed and
 // checked before the 202, PUT /settings/updates; and the fleet's routes refused over MQTT.
 import { after, before, test } from 'node:test';
+import { inPlace } from '../../../src/system/bundle-seal';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -93,7 +94,7 @@ test('507 naming the space check when the data partition lacks the room (statfs,
   const manager = new UpdateManager({
     store: new UpdateStore(join(tempDir('full'), 'system')), rauc: new RaucClient({ command: rauc.command, run: execRunner, runLines: spawnLines, timeoutMs: 10_000 }),
     status: () => new RaucStatus({ command: rauc.command, run: execRunner, timeoutMs: 10_000 }).read(), freeBytes: async () => 1024 * 1024,
-    requestReboot: async () => undefined, gateReport: async () => null, jobsIdle: () => true, emit: () => undefined, version: '0.0.1', logger: silentLogger, now: Date.now,
+    requestReboot: async () => undefined, sealBundle: inPlace, gateReport: async () => null, jobsIdle: () => true, emit: () => undefined, version: '0.0.1', logger: silentLogger, now: Date.now,
     pollMs: 5, progressEveryMs: 0, goodWaitMs: 1000, idleWaitMs: 1000, downloadRetryMs: 0,
   });
   manager.resume();
