@@ -1,15 +1,22 @@
 // npm run test:image: builds the stand-in image of each qemu board (npm run image; a second run with nothing changed
-// reuses it), one after the other since they share the bundle step, then runs test/image/ on the host's Node: the
+// reuses it) and the next release's bundle the update tests install, one after the other since they share the bundle step, then runs test/image/ on the host's Node: the
 // Buildroot tree's static checks, and each image booted under qemu (two guests at once at most). Prints each part's time.
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { buildImage } from '../firmware/image/build-image.mjs';
 import { BOARDS } from '../firmware/image/boards.mjs';
+import { releaseBuildDir } from '../firmware/image/paths.mjs';
 
+const factory = JSON.parse(readFileSync('package.json', 'utf8')).version;
+// the release the update tests install: the next patch version (test/image/helpers/bundles.ts nextVersion)
+const [major, minor, patch] = factory.split('-')[0].split('.').map(Number);
+const newer = `${major}.${minor}.${patch + 1}`;
 let failed = false;
 for (const board of Object.keys(BOARDS)) {
   const started = Date.now();
   try {
     buildImage({ board });
+    buildImage({ board, version: newer, out: releaseBuildDir(board, newer) });
   } catch (error) {
     console.error(`test:image: the ${board} image did not build: ${error.message}`);
     failed = true;
