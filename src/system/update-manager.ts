@@ -1,7 +1,7 @@
 // The update state machine (device-image.md "Updates", "Health gate and rollback"): one update at a time, from a URL or
 // an uploaded bundle, through RAUC, to the reboot; and on the first start after it, succeeded or rolled-back.
 import { createHash, randomUUID } from 'node:crypto';
-import { promises as fs, readdirSync, rmSync } from 'node:fs';
+import { existsSync, promises as fs, readdirSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { AppError, BundleCheckError } from '../errors';
@@ -388,7 +388,9 @@ export class UpdateManager {
   }
 
   private removeFiles(pick: (name: string) => boolean): void {
-    for (const name of readdirSync(this.deps.store.dir)) if (pick(name)) rmSync(join(this.deps.store.dir, name), { force: true });
+    // no folder (a read-only data partition kept it from being made): nothing to remove
+    const names = existsSync(this.deps.store.dir) ? readdirSync(this.deps.store.dir) : [];
+    for (const name of names) if (pick(name)) rmSync(join(this.deps.store.dir, name), { force: true });
   }
 }
 

@@ -32,9 +32,13 @@ export class UpdateStore {
     this.keysFile = join(dir, 'update-keys.json');
   }
 
-  /** Reads both files (a corrupt main copy falls back to its backup; neither: nothing known); creates the folder. */
+  /** Reads both files (a corrupt main copy falls back to its backup; neither: nothing known); creates the folder when it can. */
   load(): void {
-    mkdirSync(this.dir, { recursive: true });
+    try {
+      mkdirSync(this.dir, { recursive: true });
+    } catch {
+      // a read-only or full data partition: the daemon still starts and serves; an update's writes then fail as storage errors
+    }
     this.record = readWithFallback(this.recordFile, (text) => parse(text, (v): v is UpdateRecord | null => v === null || checkRecord.Check(v)))?.value ?? null;
     this.keys = readWithFallback(this.keysFile, (text) => parse(text, (v): v is KeyEntry[] => checkKeys.Check(v)))?.value ?? [];
   }
