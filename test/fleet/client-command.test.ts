@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { startDeviceStub, type DeviceStub, type StubAnswer } from '../fixtures/fleet-device-stub';
+import type { DeviceStub, StubAnswer } from '../fixtures/fleet-device-stub';
 import { tempDir } from '../helpers/temp-dir';
 import { until } from '../helpers/until';
 import { startFleetCli, type FleetCli, type FleetRun } from './fleet-cli-harness';
@@ -12,24 +12,17 @@ import { startFleetCli, type FleetCli, type FleetRun } from './fleet-cli-harness
 const MAIN = resolve(__dirname, '..', '..', 'src', 'main.ts');
 const files = tempDir('fleet-cli-files');
 let cli: FleetCli;
-const stubs: DeviceStub[] = [];
-
 before(async () => {
   cli = await startFleetCli();
 });
-after(async () => {
-  for (const stub of stubs) await stub.close();
-  await cli.broker.stop();
-});
+after(() => cli.stop());
 
 function fleet(...args: string[]): FleetRun {
   return cli.run(...args);
 }
 
-async function stub(deviceId: string, answer?: StubAnswer): Promise<DeviceStub> {
-  const s = await startDeviceStub(cli.broker, deviceId, { answer });
-  stubs.push(s);
-  return s;
+function stub(deviceId: string, answer?: StubAnswer): Promise<DeviceStub> {
+  return cli.stub(deviceId, answer);
 }
 
 test('devices prints every device from its retained status, as a table and as JSON', async () => {

@@ -1,19 +1,14 @@
 // `printproxyd fleet update` as a user runs it (a child process of src/main.ts) against a real Mosquitto and stub devices.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { startDeviceStub, type DeviceStub, type StubAnswer } from '../fixtures/fleet-device-stub';
+import type { StubAnswer } from '../fixtures/fleet-device-stub';
 import { startFleetCli, type FleetCli } from './fleet-cli-harness';
 
 let cli: FleetCli;
-const stubs: DeviceStub[] = [];
-
 before(async () => {
   cli = await startFleetCli();
 });
-after(async () => {
-  for (const stub of stubs) await stub.close();
-  await cli.broker.stop();
-});
+after(() => cli.stop());
 
 async function fleet(...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
   const run = cli.run(...args);
@@ -31,9 +26,8 @@ function updatingDevice(deviceId: string, end: string): StubAnswer {
 const RELEASE = ['--url', 'https://updates.example/update-1.2.0.raucb', '--sha256', 'b'.repeat(64), '--size', '150000000', '--version', '1.2.0'];
 
 test('update installs the release on each device in waves, one line per device, and stops after a wave that failed', async () => {
-  const a = await startDeviceStub(cli.broker, 'upd-a', { answer: updatingDevice('upd-a', 'rolled-back') });
-  const b = await startDeviceStub(cli.broker, 'upd-b', { answer: updatingDevice('upd-b', 'succeeded') });
-  stubs.push(a, b);
+  const a = await cli.stub('upd-a', updatingDevice('upd-a', 'rolled-back'));
+  const b = await cli.stub('upd-b', updatingDevice('upd-b', 'succeeded'));
   const run = await fleet('update', 'upd-a', 'upd-b', ...RELEASE, '--waves', '1,100%', '--max-failures', '0');
   assert.equal(run.code, 1, run.err);
   assert.match(run.out, /^upd-a accepted: update u-upd-a to 1\.2\.0$/m);

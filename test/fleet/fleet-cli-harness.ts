@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { startDeviceStub, type DeviceStub, type StubAnswer } from '../fixtures/fleet-device-stub';
 import { startBroker, type Broker } from '../fixtures/mosquitto-broker';
 import { tempDir } from '../helpers/temp-dir';
 
@@ -16,10 +17,14 @@ export interface FleetRun {
   done: Promise<number | null>;
 }
 
-/** A started broker and a way to run the fleet command against it with the fleet's identity. */
+/** A started broker, stub devices on it, and a way to run the fleet command against it with the fleet's identity. */
 export interface FleetCli {
   broker: Broker;
   run: (...args: string[]) => FleetRun;
+  /** A stub device answering with `answer` (fixtures/fleet-device-stub.ts), closed by stop(). */
+  stub: (deviceId: string, answer?: StubAnswer) => Promise<DeviceStub>;
+  /** Closes the stubs, then the broker. */
+  stop: () => Promise<void>;
 }
 
 /** Starts Mosquitto and writes the fleet identity's files; stop it with `broker.stop()`. */
@@ -40,5 +45,15 @@ export async function startFleetCli(): Promise<FleetCli> {
     const done = new Promise<number | null>((done) => child.on('close', (code) => done(code)));
     return { child, out: () => out, err: () => err, done };
   };
-  return { broker, run };
+  const stubs: DeviceStub[] = [];
+  const stub = async (deviceId: string, answer?: StubAnswer) => {
+    const device = await startDeviceStub(broker, deviceId, { answer });
+    stubs.push(device);
+    return device;
+  };
+  const stop = async () => {
+    for (const device of stubs) await device.close();
+    await broker.stop();
+  };
+  return { broker, run, stub, stop };
 }
