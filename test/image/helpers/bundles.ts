@@ -1,7 +1,7 @@
 // Update bundles for the image tests: a newer release built by the stand-in build, and the bad ones a device must
-// refuse (signed by a CA it does not trust, of another compatible, a byte flipped in the payload).
+// refuse (signed by a CA it does not trust, of another compatible).
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, openSync, readSync, rmSync, statSync, writeFileSync, writeSync, closeSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { buildImage } from '../../../firmware/image/build-image.mjs';
 import { developmentKeys, makeCa } from '../../../firmware/image/dev-keys.mjs';
@@ -43,17 +43,4 @@ export function untrustedCa(): string {
   const dir = join(buildsDir, 'untrusted-ca');
   if (!existsSync(join(dir, 'signer.key.pem'))) makeCa(dir, 'printproxy untrusted test');
   return dir;
-}
-
-/** A copy of `bundle` with one byte flipped halfway through its payload (the squashfs the signature's hashes cover). */
-export function flippedBundle(bundle: string, file: string): string {
-  copyFileSync(bundle, file);
-  const at = Math.floor(statSync(file).size / 2);
-  const fd = openSync(file, 'r+');
-  const byte = Buffer.alloc(1);
-  readSync(fd, byte, 0, 1, at);
-  byte[0] ^= 0xff;
-  writeSync(fd, byte, 0, 1, at);
-  closeSync(fd);
-  return file;
 }
