@@ -5,12 +5,10 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { buildImage } from '../firmware/image/build-image.mjs';
 import { BOARDS } from '../firmware/image/boards.mjs';
-import { releaseBuildDir } from '../firmware/image/paths.mjs';
+import { nextPatchVersion, releaseBuildDir } from '../firmware/image/paths.mjs';
 
-const factory = JSON.parse(readFileSync('package.json', 'utf8')).version;
-// the release the update tests install: the next patch version (test/image/helpers/bundles.ts nextVersion)
-const [major, minor, patch] = factory.split('-')[0].split('.').map(Number);
-const newer = `${major}.${minor}.${patch + 1}`;
+// the release the update tests install
+const newer = nextPatchVersion(JSON.parse(readFileSync('package.json', 'utf8')).version);
 let failed = false;
 for (const board of Object.keys(BOARDS)) {
   const started = Date.now();

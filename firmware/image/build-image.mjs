@@ -5,7 +5,7 @@
 // Debian's packages (debootstrap, without running any of their code), the kernel's modules and initramfs and the
 // executables are cached under .cache/image; a run whose inputs are all unchanged does nothing.
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { board } from './boards.mjs';
 import { ensureHostTools, run } from './host-tools.mjs';
@@ -13,7 +13,7 @@ import { packageRoot } from './package-root.mjs';
 import { assembleTarget } from './target-root.mjs';
 import { developmentKeys } from './dev-keys.mjs';
 import { executableFor } from './executable.mjs';
-import { repoRoot } from './paths.mjs';
+import { hashTree, repoRoot } from './paths.mjs';
 
 /**
  * Builds the image described by `options` ({ board, version?, keyring?, signCert?, signKey?, app?, out? }: `out` is the
@@ -78,12 +78,4 @@ function inputsHash(b, version, keys, app) {
   for (const dir of ['buildroot/board', 'buildroot-overlay', 'firmware/image']) hashTree(hash, join(repoRoot, dir));
   for (const file of [keys.keyring, keys.cert, keys.key, app]) hash.update(file).update(String(statSync(file).mtimeMs)).update(String(statSync(file).size));
   return hash.digest('hex');
-}
-
-function hashTree(hash, dir) {
-  for (const name of readdirSync(dir).sort()) {
-    const full = join(dir, name);
-    if (statSync(full).isDirectory()) hashTree(hash, full);
-    else hash.update(relative(repoRoot, full)).update(String(statSync(full).mode)).update(readFileSync(full));
-  }
 }

@@ -2,9 +2,9 @@
 // and kept in .cache/image/executables by a hash of the sources it is made of, so an unchanged tree builds it once.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { imageCache, repoRoot } from './paths.mjs';
+import { hashTree, imageCache, repoRoot } from './paths.mjs';
 
 /** What the executable is made of (folders and files of the repository). */
 const SOURCES = ['src', 'console/src', 'firmware/bundle.mjs', 'firmware/build-firmware.mjs', 'firmware/targets.mjs', 'firmware/console-build.mjs', 'package-lock.json'];
@@ -25,14 +25,6 @@ export function executableFor(arch, version) {
 
 function sourcesHash() {
   const hash = createHash('sha256');
-  for (const source of SOURCES) hashPath(hash, join(repoRoot, source));
+  for (const source of SOURCES) hashTree(hash, join(repoRoot, source));
   return hash.digest('hex').slice(0, 12);
-}
-
-function hashPath(hash, path) {
-  if (statSync(path).isDirectory()) {
-    for (const name of readdirSync(path).sort()) hashPath(hash, join(path, name));
-  } else {
-    hash.update(path.slice(repoRoot.length)).update(readFileSync(path));
-  }
 }

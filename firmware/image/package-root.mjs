@@ -3,7 +3,7 @@
 // is init) and the kernel, which is unpacked apart so that only the modules the image needs go into it.
 // Cached in .cache/image/packages-<arch>-<hash of the list>; made in a .partial folder and renamed when whole.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { run } from './host-tools.mjs';
 import { imageCache } from './paths.mjs';
@@ -53,9 +53,4 @@ function indexModules(kernelDir, version) {
   if (existsSync(join(kernelDir, 'usr', 'lib', 'modules', version, 'modules.dep'))) return;
   if (!existsSync(join(kernelDir, 'lib'))) symlinkSync('usr/lib', join(kernelDir, 'lib'));
   run('depmod', ['-b', kernelDir, version]);
-}
-
-/** The Debian package versions in a package root (for the log and the README's list). */
-export function packageList(dir) {
-  return readFileSync(join(dir, '..', 'packages.txt'), 'utf8').trim().split('\n');
 }

@@ -8,3 +8,5 @@ export const imageCache: string;
 export const buildsDir: string;
 /** The folder of `board`'s build at `version` under buildsDir. */
 export function releaseBuildDir(board: string, version: string): string;
+/** The release after `version` (its patch number plus one). */
+export function nextPatchVersion(version: string): string;

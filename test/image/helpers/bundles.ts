@@ -7,12 +7,6 @@ import { buildImage } from '../../../firmware/image/build-image.mjs';
 import { developmentKeys, makeCa } from '../../../firmware/image/dev-keys.mjs';
 import { buildsDir, releaseBuildDir } from '../../../firmware/image/paths.mjs';
 
-/** The version after `version` (its patch number plus one). */
-export function nextVersion(version: string): string {
-  const [major, minor, patch] = version.split('-')[0].split('.').map(Number);
-  return `${major}.${minor}.${patch + 1}`;
-}
-
 /** Builds (or reuses) `board`'s image at `version` in a folder of its own; returns the path of its signed bundle. */
 export function releaseBundle(board: string, version: string): string {
   const out = releaseBuildDir(board, version);

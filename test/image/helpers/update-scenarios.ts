@@ -11,7 +11,8 @@ import { before, describe, test } from 'node:test';
 import { tempDir } from '../../helpers/temp-dir';
 import { valueWithin } from '../../helpers/until';
 import { Appliance, BOOT_LIMIT_MS, copyDisk, grubEnv, imageFor, packageVersion, ubootEnv, writeBootFile, type Answer } from './appliance';
-import { customBundle, nextVersion, releaseBundle, trustedSigner, untrustedCa } from './bundles';
+import { nextPatchVersion } from '../../../firmware/image/paths.mjs';
+import { customBundle, releaseBundle, trustedSigner, untrustedCa } from './bundles';
 
 /** Uploads `file` as POST /system/update's body (the octet-stream form), with `query`; resolves with the answer. */
 function upload(app: Appliance, key: string, file: string, query: Record<string, string>): Promise<Answer> {
@@ -44,7 +45,7 @@ async function slots(app: Appliance, key: string): Promise<{ bootSlot: string; s
 export function updateScenarios(board: string, { refusals }: { refusals: boolean }): void {
   describe(`${board} image: updates under qemu`, { timeout: 45 * 60_000 }, () => {
     const factory = packageVersion();
-    const newer = nextVersion(factory);
+    const newer = nextPatchVersion(factory);
     let image: string;
     let newBundle: string;
     let dir: string;
