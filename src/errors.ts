@@ -98,7 +98,7 @@ export class AppError extends Error {
 }
 
 /** The check an update bundle failed (`content.check` of the refusal, the start of an update's `error`). */
-export type BundleCheck = 'space' | 'size' | 'sha256' | 'signature' | 'compatible' | 'version' | 'downgrade' | 'download';
+export type BundleCheck = 'space' | 'size' | 'sha256' | 'signature' | 'compatible' | 'version' | 'downgrade' | 'download' | 'payload';
 
 /**
  * An update bundle that failed `check`: UPDATE_DOWNGRADE for a downgrade, UPDATE_NO_ROOM for space, else BUNDLE_REFUSED;

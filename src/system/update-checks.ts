@@ -1,5 +1,7 @@
-// The checks of a bundle before anything is written to a slot: signature (rauc info), compatible, version, no downgrade.
+// The checks of a bundle before anything is written to a slot: signature (rauc info), compatible, version, no downgrade,
+// and every byte of the payload against its signed hashes.
 import { BundleCheckError } from '../errors';
+import { checkBundlePayload } from './bundle-payload';
 import type { RaucClient } from './rauc-client';
 import { compareVersions } from './semver';
 
@@ -11,7 +13,8 @@ export function checkNotDowngrade(to: string, from: string | null, allowDowngrad
 
 /**
  * Verifies `file` with RAUC: its signature against the system keyring (`rauc info`), its compatible against the system's,
- * its manifest version against `expected` (when given), then no downgrade from `from`. Resolves with the manifest's version.
+ * its manifest version against `expected` (when given), no downgrade from `from`, then the whole payload against the
+ * hashes the signature covers (bundle-payload.ts). Resolves with the manifest's version.
  */
 export async function verifyBundle(rauc: RaucClient, file: string, expected: string | null, from: string | null, allowDowngrade: boolean): Promise<string> {
   let info;
@@ -24,5 +27,6 @@ export async function verifyBundle(rauc: RaucClient, file: string, expected: str
   if (info.compatible !== system) throw new BundleCheckError('compatible', `the bundle is for ${JSON.stringify(info.compatible)}, this device is ${JSON.stringify(system)}`);
   if (expected !== null && info.version !== expected) throw new BundleCheckError('version', `the bundle's manifest says ${info.version}, the request ${expected}`);
   checkNotDowngrade(info.version, from, allowDowngrade);
+  await checkBundlePayload(file);
   return info.version;
 }

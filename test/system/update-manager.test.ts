@@ -22,11 +22,11 @@ import { UpdateManager } from '../../src/system/update-manager';
 import { UpdateStore } from '../../src/system/update-store';
 import { startBundleServer } from '../fixtures/bundle-server';
 import { FakeRauc } from '../fixtures/fake-rauc';
+import { verityBundle } from '../fixtures/verity-bundle';
 import { tempDir } from '../helpers/temp-dir';
 import { until } from '../helpers/until';
 
-const BUNDLE = Buffer.alloc(256 * 1024, 7);
-BUNDLE.write('printproxy test bundle');
+const BUNDLE = verityBundle();
 const SHA = createHash('sha256').update(BUNDLE).digest('hex');
 const GiB = 1024 ** 3;
 

@@ -28,8 +28,9 @@ import { startDaemon } from '../../helpers/daemon-process';
 import { startInProcess, type InProcessDaemon } from '../../helpers/in-process-daemon';
 import { tempDir } from '../../helpers/temp-dir';
 import { until, valueWithin } from '../../helpers/until';
+import { verityBundle } from '../../fixtures/verity-bundle';
 
-const BUNDLE = Buffer.alloc(512 * 1024, 3);
+const BUNDLE = verityBundle();
 const SHA = createHash('sha256').update(BUNDLE).digest('hex');
 const dataDir = tempDir('update-daemon');
 const requests = join(tempDir('helper'), 'system-requests');
@@ -189,7 +190,7 @@ test('the first start after the reboot: the target slot booted and good makes it
 
     // 8 MiB through a body limit of 64 KiB: the bundle goes to disk as it comes, past maxBodyBytes and the memory budget
     assert.equal((await p.api('PUT', '/settings', { body: { maxBodyBytes: 65536 } })).status, 200);
-    const big = Buffer.alloc(8 * 1024 * 1024, 5);
+    const big = verityBundle({ blocks: 2048, version: '3.0.0' });
     const bigSha = createHash('sha256').update(big).digest('hex');
     rauc.setInfo('3.0.0');
     const res = await p.api('POST', `/system/update?version=3.0.0&sha256=${bigSha}&reboot=manual`, { raw: big });

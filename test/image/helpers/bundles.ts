@@ -1,7 +1,7 @@
 // Update bundles for the image tests: a newer release built by the stand-in build, and the bad ones a device must
-// refuse (signed by a CA it does not trust, of another compatible).
+// refuse (signed by a CA it does not trust, of another compatible, a byte flipped in the payload).
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { buildImage } from '../../../firmware/image/build-image.mjs';
 import { developmentKeys, makeCa } from '../../../firmware/image/dev-keys.mjs';
@@ -37,4 +37,17 @@ export function untrustedCa(): string {
   const dir = join(buildsDir, 'untrusted-ca');
   if (!existsSync(join(dir, 'signer.key.pem'))) makeCa(dir, 'printproxy untrusted test');
   return dir;
+}
+
+/** A copy of `bundle` with one byte flipped at `share` of its length (0.5: in the squashfs payload the signed hashes cover). */
+export function flippedBundle(bundle: string, file: string, share = 0.5): string {
+  copyFileSync(bundle, file);
+  const at = Math.floor(statSync(file).size * share);
+  const fd = openSync(file, 'r+');
+  const byte = Buffer.alloc(1);
+  readSync(fd, byte, 0, 1, at);
+  byte[0] ^= 0x01;
+  writeSync(fd, byte, 0, 1, at);
+  closeSync(fd);
+  return file;
 }

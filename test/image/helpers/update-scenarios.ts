@@ -1,5 +1,5 @@
 // Updates of a booted image under qemu, seen from outside the guest (device-image.md "What the tests must show"):
-// bad bundles (another CA, another compatible) refused with the slots unchanged; an older or equal version refused with 409; a newer one uploaded over
+// bad bundles (another CA, another compatible, a byte flipped) refused with the slots unchanged; an older or equal version refused with 409; a newer one uploaded over
 // HTTP installs, the device reboots into the other slot, marks it good, and the boot loader's state on the powered-off
 // disk agrees with GET /system.
 import assert from 'node:assert/strict';
@@ -12,7 +12,7 @@ import { tempDir } from '../../helpers/temp-dir';
 import { valueWithin } from '../../helpers/until';
 import { Appliance, BOOT_LIMIT_MS, copyDisk, grubEnv, imageFor, packageVersion, ubootEnv, writeBootFile, type Answer } from './appliance';
 import { nextPatchVersion } from '../../../firmware/image/paths.mjs';
-import { customBundle, releaseBundle, trustedSigner, untrustedCa } from './bundles';
+import { customBundle, flippedBundle, releaseBundle, trustedSigner, untrustedCa } from './bundles';
 
 /** Uploads `file` as POST /system/update's body (the octet-stream form), with `query`; resolves with the answer. */
 function upload(app: Appliance, key: string, file: string, query: Record<string, string>): Promise<Answer> {
@@ -75,6 +75,7 @@ export function updateScenarios(board: string, { refusals }: { refusals: boolean
           const cases: Array<[string, string, RegExp]> = [
             ['signed by a CA the device does not trust', customBundle(dirname(newBundle), join(dir, 'untrusted.raucb'), { compatible: `printproxy-${board}`, version: newer, signer: other }), /signature/i],
             ['of another compatible', customBundle(dirname(newBundle), join(dir, 'other.raucb'), { compatible: 'printproxy-other-board', version: newer, signer: trustedSigner() }), /compatible/i],
+            ['with a byte flipped in its payload', flippedBundle(newBundle, join(dir, 'flipped.raucb')), /payload/i],
           ];
           for (const [what, file, check] of cases) {
             const answer = await upload(app, key, file, { reboot: 'now' });
