@@ -1,13 +1,16 @@
-// Printers and jobs kept current: read with GET, then changed by events; views subscribe and re-render on change.
+// Printers, jobs and the last update kept current: read with GET, then changed by events; views subscribe and re-render on change.
 import type { Api } from './api';
 import type { JobRecord as Job } from '../../src/schemas/job';
 import type { Printer } from '../../src/schemas/printer';
+import type { UpdateRecord } from '../../src/schemas/system';
 import type { DeviceEvent } from './types';
 
 /** The live lists, and whether the socket is up. */
 export interface LiveState {
   printers: Printer[] | null;
   jobs: Job[] | null;
+  /** The last update of the device (GET /system/update, then `system.update` events): null before the first, undefined until read. */
+  update?: UpdateRecord | null;
   connected: boolean;
   /** The last failure to read the lists, in words. */
   error: string | null;
@@ -26,12 +29,13 @@ export class LiveData {
     return () => this.listeners.delete(listener);
   }
 
-  /** Re-reads printers and jobs, each shown as soon as it arrives. */
+  /** Re-reads printers, jobs and the last update, each shown as soon as it arrives. */
   async reload(): Promise<void> {
     const fail = (err: unknown) => this.set({ error: (err as Error).message });
     await Promise.all([
       this.api.get<Printer[]>('/printers').then((printers) => this.set({ printers, error: null }), fail),
       this.api.get<Job[]>('/jobs').then((jobs) => this.set({ jobs: sortJobs(jobs) }), fail),
+      this.api.get<UpdateRecord | null>('/system/update').then((update) => this.set({ update }), fail),
     ]);
   }
 
@@ -48,6 +52,11 @@ export class LiveData {
   /** Adds or replaces a job by id, newest first. */
   upsertJob(job: Job): void {
     this.set({ jobs: sortJobs(upsert(this.state.jobs ?? [], job, (j) => j.jobId === job.jobId)) });
+  }
+
+  /** Puts an update the page learnt of by an answer (POST /system/update), unless an event told of it already (events are newer). */
+  learnUpdate(update: UpdateRecord): void {
+    if (this.state.update?.id !== update.id) this.set({ update });
   }
 
   /** Folds one event into the lists. */
@@ -69,6 +78,9 @@ export class LiveData {
         break;
       case 'job.printed':
         this.set({ jobs: (this.state.jobs ?? []).map((j) => (j.jobId === event.data.jobId && !j.printedAt ? { ...j, printedAt: event.time ?? null } : j)) });
+        break;
+      case 'system.update':
+        this.set({ update: event.data as UpdateRecord });
         break;
     }
   }

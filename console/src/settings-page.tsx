@@ -1,10 +1,11 @@
-// Settings: device settings, the API key rotation, webhooks, fleet, shares and extensions.
+// Settings: device settings, the system (slots and updates), the API key rotation, webhooks, fleet, shares and extensions.
 import { useEffect, useState } from 'preact/hooks';
 import { splitList } from './add-printer-form';
 import { ExtensionsPanel } from './extensions-panel';
 import { FleetPanel } from './fleet-panel';
 import { useSession } from './session';
 import { SharesPanel } from './shares-panel';
+import { SystemPanel } from './system-panel';
 import type { Settings } from './types';
 import { ErrorText, useAction } from './ui';
 import { WebhooksPanel } from './webhooks-panel';
@@ -15,6 +16,7 @@ export function SettingsPage() {
     <section>
       <h1>Settings</h1>
       <DeviceSettings />
+      <SystemPanel />
       <ApiKeyPanel />
       <WebhooksPanel />
       <FleetPanel />

@@ -8,6 +8,8 @@ export interface Settings {
   maxBodyBytes: number;
   renderWorkers?: number | null;
   apiKey: string;
+  /** Who may start an update: `fromFleet` true lets the fleet (MQTT) POST /system/update with a URL. */
+  updates: { fromFleet: boolean };
 }
 
 /** One event of /api/v1/events. */

@@ -1,5 +1,6 @@
-// Values from the API in words: printer states and reasons (the pre-flight texts), kinds, sizes, times.
+// Values from the API in words: printer states and reasons (the pre-flight texts), kinds, sizes, times, slots and update phases.
 import type { Printer } from '../../src/schemas/printer';
+import type { SlotState, SystemSlot, UpdatePhase } from '../../src/schemas/system';
 
 const REASONS: Record<string, string> = {
   'media-empty-error': 'Printer is out of paper (load labels and close the head)',
@@ -55,4 +56,36 @@ export function durationText(seconds: number): string {
 /** An ISO time as the browser's local date and time. */
 export function timeText(iso: string): string {
   return new Date(iso).toLocaleString();
+}
+
+/** Each update phase in words, and whether it is final (nothing more happens to that update; another may start). */
+const PHASES: Record<UpdatePhase, { text: string; final: boolean }> = {
+  downloading: { text: 'Receiving the bundle', final: false },
+  verifying: { text: 'Checking the bundle', final: false },
+  installing: { text: 'Installing into the other slot', final: false },
+  'awaiting-reboot': { text: 'Installed: waiting for the reboot', final: false },
+  rebooting: { text: 'Rebooting into the new slot', final: false },
+  succeeded: { text: 'Succeeded: the new slot runs and is marked good', final: true },
+  'rolled-back': { text: 'Rolled back: the previous slot runs again', final: true },
+  failed: { text: 'Failed', final: true },
+};
+
+/** An update phase as a sentence. */
+export function phaseText(phase: UpdatePhase): string {
+  return PHASES[phase].text;
+}
+
+/** Whether an update in `phase` has ended (the device then takes another). */
+export function phaseIsFinal(phase: UpdatePhase): boolean {
+  return PHASES[phase].final;
+}
+
+/** A slot's RAUC state in words. */
+export function slotStateText(state: SlotState): string {
+  return { booted: 'Booted (running now)', active: 'Active', inactive: 'Not booted' }[state];
+}
+
+/** A slot's boot-loader mark in words. */
+export function slotGoodText(good: SystemSlot['good']): string {
+  return good === null ? 'Not marked' : good ? 'Good' : 'Bad';
 }
