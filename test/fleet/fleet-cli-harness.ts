@@ -27,9 +27,9 @@ export interface FleetCli {
   stop: () => Promise<void>;
 }
 
-/** Starts Mosquitto and writes the fleet identity's files; stop it with `broker.stop()`. */
-export async function startFleetCli(): Promise<FleetCli> {
-  const broker = await startBroker();
+/** Starts Mosquitto (with `altNames` in its certificate) and writes the fleet identity's files; stop it with `stop()`. */
+export async function startFleetCli({ altNames }: { altNames?: string[] } = {}): Promise<FleetCli> {
+  const broker = await startBroker({ altNames });
   const files = tempDir('fleet-cli');
   const fleet = broker.cert('fleet');
   writeFileSync(join(files, 'ca.pem'), broker.ca);

@@ -5,12 +5,25 @@ import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readSync, rmS
 import { dirname, join } from 'node:path';
 import { buildImage } from '../../../firmware/image/build-image.mjs';
 import { developmentKeys, makeCa } from '../../../firmware/image/dev-keys.mjs';
+import { executableFor } from '../../../firmware/image/executable.mjs';
+import { board as boardOf } from '../../../firmware/image/boards.mjs';
 import { buildsDir, releaseBuildDir } from '../../../firmware/image/paths.mjs';
 
 /** Builds (or reuses) `board`'s image at `version` in a folder of its own; returns the path of its signed bundle. */
 export function releaseBundle(board: string, version: string): string {
   const out = releaseBuildDir(board, version);
   buildImage({ board, version, out });
+  return join(out, `update-${version}.raucb`);
+}
+
+/**
+ * A release at `version` whose daemon never becomes ready: the image is built with `--app` set to the executable of
+ * `daemonVersion` (an older one), so the daemon runs and takes jobs but answers the health check with a version that is
+ * not the slot's, and the health gate never passes. Returns the path of its signed bundle.
+ */
+export function staleDaemonBundle(board: string, version: string, daemonVersion: string): string {
+  const out = join(buildsDir, `${board}-${version}-stale-daemon`);
+  buildImage({ board, version, out, app: executableFor(boardOf(board).arch, daemonVersion) });
   return join(out, `update-${version}.raucb`);
 }
 
