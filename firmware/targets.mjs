@@ -72,9 +72,9 @@ export function usbAddonFile(arch) {
 /** The arches a device ships with: each gets the firmware smoke test in `.ci/run` (`npm run test:firmware`). */
 export const SHIPPED_ARCHES = ['x64', 'arm64'];
 
-/** Why there is no armv7 executable (README.md, "Runtimes"). */
+/** Why there is no armv7 executable (docs/runtimes.md). */
 export const ARMV7_DROPPED =
-  'armv7 is no longer built: npm has no armv7 Node newer than 20.11.0 (January 2024; Node 20 gets no security fixes since 2026-04-30) and uWS has no arm build for Node 24; use an arm64 board (README.md, "Runtimes")';
+  'armv7 is no longer built: npm has no armv7 Node newer than 20.11.0 (January 2024; Node 20 gets no security fixes since 2026-04-30) and uWS has no arm build for Node 24; use an arm64 board (docs/runtimes.md)';
 
 /** The target of an `--arch` value; throws for an unknown one (saying why for armv7). */
 export function target(arch) {

@@ -66,7 +66,7 @@ export const USAGE = `usage: printproxyd [serve] [--data-dir DIR] [--port N] [--
                   [--gate-report PATH] [--system-requests PATH] [--sealed-bundle-dir DIR]
        printproxyd render INPUT.pdf [--size 4x6] [--dpi 203] [-o OUT.zpl]
        printproxyd usb-list
-       printproxyd fleet [--broker URL --ca FILE --cert FILE --key FILE] devices|printers|print|job|watch …  (printproxyd fleet --help)
+       printproxyd fleet [--broker URL --ca FILE --cert FILE --key FILE] devices|printers|print|job|watch|update …  (printproxyd fleet --help)
 env: PRINTPROXY_DATA_DIR, PRINTPROXY_API_KEY, PRINTPROXY_MDNS=0, PRINTPROXY_NATIVE_DIR, PRINTPROXY_SHARE_ROOT, PRINTPROXY_LOG_LEVEL,
      PRINTPROXY_CONSOLE=0, PRINTPROXY_CONSOLE_DIR, PRINTPROXY_SETUP_FILE, PRINTPROXY_RAUC (rauc),
      PRINTPROXY_GATE_REPORT (/data/rauc/gate-failure), PRINTPROXY_SYSTEM_REQUESTS (/run/printproxyd/system-requests), PRINTPROXY_SEALED_BUNDLE_DIR,

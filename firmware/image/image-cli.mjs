@@ -1,6 +1,6 @@
 // npm run image -- --board qemu-x86_64|qemu-aarch64 [--version V] [--keyring PEM] [--sign-cert PEM --sign-key PEM]
 //                  [--app FILE] [--out DIR]
-// Builds dist/image/<board>/disk.img with the stand-in build (build-image.mjs); see README.md, "The device".
+// Builds dist/image/<board>/disk.img with the stand-in build (build-image.mjs); see docs/device-image.md.
 import { buildImage } from './build-image.mjs';
 
 const USAGE = 'npm run image -- --board qemu-x86_64|qemu-aarch64 [--version V] [--keyring PEM] [--sign-cert PEM --sign-key PEM] [--app FILE] [--out DIR (replaced)]';

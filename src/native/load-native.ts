@@ -36,7 +36,7 @@ function hintFor(reason: string): string {
   // glibc's words when the folder's mount forbids mapping code
   if (/failed to map segment/.test(reason)) return ' (is its folder on a noexec mount? set --native-dir to an exec-allowed folder)';
   const glibc = /GLIBC_(\d+\.\d+)' not found/.exec(reason);
-  if (glibc) return ` (this build needs glibc ${glibc[1]} or newer; see the runtime table in the README)`;
+  if (glibc) return ` (this build needs glibc ${glibc[1]} or newer; see docs/runtimes.md)`;
   return '';
 }
 

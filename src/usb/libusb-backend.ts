@@ -38,7 +38,7 @@ export function libusbBackend(logger?: Logger): UsbBackend {
   };
 }
 
-/** Loads node-usb; an addon that cannot load for want of libudev says so in words (the image needs eudev: README, The image). */
+/** Loads node-usb; an addon that cannot load for want of libudev says so in words (the image needs eudev: docs/device-image.md). */
 function loadAddon(): UsbModule {
   try {
     return require('usb') as UsbModule;

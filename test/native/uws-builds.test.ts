@@ -46,5 +46,5 @@ const olderThan238 = glibc !== undefined && Number(glibc.split('.')[1]) < 38;
 test('an addon built for a newer glibc than this one fails naming the glibc it needs', { skip: !olderThan238 && `glibc ${glibc} loads it` }, () => {
   // uWS 20.57's Node 20 build, linked against glibc 2.38 like its Node 24 one
   const file = join(dirname(require.resolve('@btc-vision/uwebsockets.js')), `uws_linux_${process.arch}_115.node`);
-  assert.throws(() => dlopenNative(file), { message: new RegExp(`^cannot load native ${file}: .*GLIBC_2\\.38' not found.* \\(this build needs glibc 2\\.38 or newer; see the runtime table in the README\\)$`, 's') });
+  assert.throws(() => dlopenNative(file), { message: new RegExp(`^cannot load native ${file}: .*GLIBC_2\\.38' not found.* \\(this build needs glibc 2\\.38 or newer; see docs/runtimes\\.md\\)$`, 's') });
 });
