@@ -120,7 +120,7 @@ const STORAGE_RETRY_MS = 60_000;
 /** Longest wait for `rauc status` (D-Bus to RAUC's service), in ms. */
 const RAUC_TIMEOUT_MS = 10_000;
 /** device-image.md: the slot's good mark and idle jobs looked at every 2 s, progress told at most every 2 s, 15 min for the gate, 10 for idle jobs. */
-const UPDATE_TIMINGS = { pollMs: 2000, progressEveryMs: 2000, goodWaitMs: 15 * 60_000, idleWaitMs: 10 * 60_000, downloadRetryMs: 2000 };
+const UPDATE_TIMINGS = { pollMs: 2000, progressEveryMs: 2000, goodWaitMs: 15 * 60_000, idleWaitMs: 10 * 60_000, rebootWaitMs: 10 * 60_000, downloadRetryMs: 2000 };
 /** IPP requests in progress at once (each holds a connection): in all, and from one source address. */
 const IPP_LIMITS = { total: 64, perAddress: 16 };
 

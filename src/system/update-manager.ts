@@ -43,6 +43,8 @@ export interface UpdateManagerDeps {
   goodWaitMs: number;
   /** Longest wait for idle jobs before an `idle` reboot (10 min). */
   idleWaitMs: number;
+  /** How long after a reboot request the daemon may still run before the update goes back to awaiting-reboot (10 min). */
+  rebootWaitMs: number;
   /** Base wait between attempts of a broken download (2 s). */
   downloadRetryMs: number;
 }
@@ -275,7 +277,11 @@ export class UpdateManager {
     if (this.current?.phase === 'awaiting-reboot') await this.enqueue(() => this.rebootNow());
   }
 
-  /** Writes `rebooting` (with the target slot) before asking the helper; a helper that cannot be asked puts it back to awaiting-reboot. */
+  /**
+   * Writes `rebooting` (with the target slot) before asking the helper; a helper that cannot be asked, or a system still
+   * up `rebootWaitMs` after the request, puts it back to awaiting-reboot, so that the reboot can be asked again and the
+   * next update is not refused for ever.
+   */
   private async rebootNow(): Promise<void> {
     await this.write({ phase: 'rebooting', error: null });
     try {
@@ -284,6 +290,14 @@ export class UpdateManager {
       await this.write({ phase: 'awaiting-reboot', error: `reboot: ${(err as Error).message}` });
       throw err;
     }
+    const asked = this.current?.id;
+    const timer = setTimeout(() => {
+      if (this.abort.signal.aborted || this.current?.id !== asked || this.current?.phase !== 'rebooting') return;
+      const minutes = Math.max(1, Math.round(this.deps.rebootWaitMs / 60_000));
+      void this.set({ phase: 'awaiting-reboot', error: `the system did not reboot within ${minutes} minutes of the request; ask again (POST /system/reboot)` }).catch(() => undefined);
+    }, this.deps.rebootWaitMs);
+    timer.unref();
+    this.abort.signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
   }
 
   /** After a restart in awaiting-reboot or rebooting: the first-boot rule when the system rebooted, else wait for it again. */

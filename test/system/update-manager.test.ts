@@ -31,7 +31,7 @@ const SHA = createHash('sha256').update(BUNDLE).digest('hex');
 const GiB = 1024 ** 3;
 
 /** A manager on `dataDir` with the fake, its reboot requests going to a plain file; `free` bytes on the partition. */
-function harness(options: { rauc?: FakeRauc; dataDir?: string; free?: number; idle?: () => boolean } = {}) {
+function harness(options: { rauc?: FakeRauc; dataDir?: string; free?: number; idle?: () => boolean; rebootWaitMs?: number } = {}) {
   const rauc = options.rauc ?? new FakeRauc();
   const dataDir = options.dataDir ?? tempDir('update-data');
   const rebootFile = join(dataDir, 'system-requests');
@@ -55,6 +55,7 @@ function harness(options: { rauc?: FakeRauc; dataDir?: string; free?: number; id
     progressEveryMs: 0,
     goodWaitMs: 10_000,
     idleWaitMs: 10_000,
+    rebootWaitMs: options.rebootWaitMs ?? 60_000,
     downloadRetryMs: 0,
   });
   manager.resume();
@@ -283,6 +284,26 @@ test('reboot: an installed update goes to rebooting and `reboot` is written to t
     assert.equal(h.onDisk()!.phase, 'rebooting');
     assert.equal(h.onDisk()!.targetSlot, 'B');
     assert.equal(h.reboots(), 'reboot\n');
+  } finally {
+    await h.manager.stop();
+    await server.close();
+  }
+});
+
+test('a reboot asked but not done within rebootWaitMs goes back to awaiting-reboot, naming it; asked again, it reboots', async () => {
+  const server = await startBundleServer(BUNDLE);
+  const h = harness({ rebootWaitMs: 50 });
+  try {
+    await h.manager.requestUrl(request(server.url, { reboot: 'now' }), null);
+    // the helper took the request (the plain file), but nothing rebooted this process
+    await until('back to awaiting-reboot', () => h.manager.current?.phase === 'awaiting-reboot' && /did not reboot/.test(h.manager.current.error ?? ''));
+    assert.match(h.manager.current!.error!, /did not reboot within 1 minutes.*POST \/system\/reboot/);
+    assert.deepEqual(phases(h.events).slice(-3), ['awaiting-reboot', 'rebooting', 'awaiting-reboot']);
+    assert.equal(h.reboots(), 'reboot\n');
+    assert.equal(h.onDisk()!.phase, 'awaiting-reboot', 'the record on disk says so too');
+    await h.manager.reboot();
+    assert.equal(h.onDisk()!.phase, 'rebooting');
+    assert.equal(h.reboots(), 'reboot\nreboot\n');
   } finally {
     await h.manager.stop();
     await server.close();
