@@ -169,6 +169,8 @@ export class UpdateManager {
       await this.set({ phase: 'failed', error: (err as Error).message });
       throw err;
     }
+    // the answer tells what happens next: the checks passed, RAUC installs
+    await this.set({ phase: 'installing', progress: 0 });
     this.run(() => this.install(file));
     return { update: this.current!, replay: false };
   }
@@ -249,7 +251,7 @@ export class UpdateManager {
   /** Installs a checked bundle (removed afterwards either way), then waits for the reboot as the update asked. */
   private async install(file: string): Promise<void> {
     try {
-      await this.set({ phase: 'installing', progress: 0 });
+      if (this.current?.phase !== 'installing') await this.set({ phase: 'installing', progress: 0 });
       const sealed = await this.deps.sealBundle(file);
       await this.deps.rauc.install(sealed, (percent) => this.progress(percent));
       const status = await this.deps.status();

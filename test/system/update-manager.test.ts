@@ -183,7 +183,9 @@ test('an uploaded bundle is stored as it streams and checked before the answer; 
     writeFileSync(file, BUNDLE);
     const { update } = await h.manager.upload(createReadStream(file), BUNDLE.length, { version: null, sha256: SHA, reboot: 'manual', allowDowngrade: false }, null);
     assert.equal(update.to, '2.0.0', 'the manifest version');
+    assert.equal(update.phase, 'installing', 'the answer comes once the checks passed: RAUC installs next');
     await ended(h, 'awaiting-reboot');
+    assert.deepEqual(phases(h.events.filter((e) => e.id === update.id)), ['downloading', 'verifying', 'installing', 'awaiting-reboot'], 'the phases, in order');
     assert.equal(h.rauc.callsOf('install').length, 1);
   } finally {
     await h.manager.stop();
