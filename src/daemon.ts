@@ -38,7 +38,6 @@ import { webhookRoutes } from './http/routes/webhooks';
 import { consoleMount } from './http/console-site';
 import { HttpServer } from './http/server';
 import { loadUws } from './http/uws';
-import { frontForRuntime } from './http/http1-front';
 import { AppError } from './errors';
 import { kindOf, kindServing, languageOf, locateManual, pathFromUri, PRINTER_KINDS, reportedDpi, startKinds, stopKinds, type KindDeps } from './kinds';
 import type { Logger } from './log';
@@ -310,7 +309,8 @@ async function startParts(options: DaemonOptions, logger: Logger, announce: (lin
   const rawLine = new SpoolerLine({ waitMs: RAW_JOB_WAIT_MS, retryMs: RAW_JOB_RETRY_MS, hasRoom: () => spool.hasRoom() && store.unfinished() < MAX_UNFINISHED_JOBS });
   // the keyless doors together keep to their share of the descriptors, so the API always has its own; when they are
   // full, the connection of the oldest job waiting in that line is reset to make room
-  const doors = new ConnectionGate(keylessDoorLimits(descriptorLimit()), null, () => rawLine.reclaim());
+  const doorLimits = keylessDoorLimits(descriptorLimit());
+  const doors = new ConnectionGate(doorLimits, null, () => rawLine.reclaim());
   const ippJobs = new IppJobTable();
   started.push('IPP job table', () => ippJobs.close());
   const ipp = new IppService({
@@ -340,7 +340,6 @@ async function startParts(options: DaemonOptions, logger: Logger, announce: (lin
   if (options.console && !webConsole) warnings.push('web console not built: run npm run build');
   const server = new HttpServer({
     uws: loadUws({ nativeDir: options.nativeDir, mainScript: process.argv[1] }),
-    front: frontForRuntime(logger),
     afterLargeBody: collectGarbageSoon,
     routes,
     auth: new ApiAuth(() => settings.value.apiKey, new FailureLimiter({ maxFailures: 20, windowMs: 60_000 })),
@@ -349,7 +348,7 @@ async function startParts(options: DaemonOptions, logger: Logger, announce: (lin
     logger,
     sockets: [eventsSocket(ring, bootId, demand)],
     statics: webConsole ? [webConsole] : [],
-    ipp: { handle: (printerId, body, origin) => ipp.handle(printerId, body, origin), icon: lazyIcon(), gate: new ConnectionGate(IPP_LIMITS, doors), busy: busyAnswer },
+    ipp: { handle: (printerId, body, origin) => ipp.handle(printerId, body, origin), icon: lazyIcon(), gate: new ConnectionGate(IPP_LIMITS, doors), busy: busyAnswer, maxConnections: doorLimits.total },
   });
   // sessions do not outlive their key: a new API key closes the WebSockets the old one opened (4401, as a wrong key)
   started.push('HTTP server', () => server.close());

@@ -10,12 +10,12 @@ import { streamBody, type BodyStream } from './body-stream';
 import { splitStringField } from './json-string-field';
 import { corsHeaders, preflightHeaders } from './cors';
 import { envelope, envelopeJson, type Envelope } from './envelope';
-import type { Http1Front } from './http1-front';
 import type { ApiAuth } from './auth';
 import type { ApiReply, ApiRequest, Route } from './route';
 import { SocketHub } from './socket-hub';
 import { DEFAULT_SOCKET_SETTINGS, type SocketRoute, type SocketSettings } from './socket-route';
 import { StaticSite, type StaticAnswer, type StaticMount } from './static-site';
+import { capConnections } from './connection-cap';
 import type { HttpRequest, HttpResponse, TemplatedApp, Uws, us_listen_socket } from './uws';
 
 /** Every API path starts with this. */
@@ -44,10 +44,11 @@ export interface HttpServerDeps {
   sockets?: readonly SocketRoute[];
   /** Overrides of DEFAULT_SOCKET_SETTINGS. */
   socketSettings?: Partial<SocketSettings>;
-  /** The front that takes the TCP ports (and ends TLS) before uWS: it judges heads and passes pipelined requests on one at a time. */
-  front?: Http1Front;
-  /** IPP of shared printers at `/ipp/print/<id>` and their icon at `/ipp/icon.png`, without the API key (printer-sharing.md); absent: 404. */
-  ipp?: { handle: IppEndpoint; icon: () => Buffer; gate: ConnectionGate; busy: IppBusy };
+  /**
+   * IPP of shared printers at `/ipp/print/<id>` and their icon at `/ipp/icon.png`, without the API key (printer-sharing.md);
+   * absent: 404. `maxConnections` caps the connections the IPP port holds at once (its share of the descriptors).
+   */
+  ipp?: { handle: IppEndpoint; icon: () => Buffer; gate: ConnectionGate; busy: IppBusy; maxConnections?: number };
 }
 
 /**
@@ -94,6 +95,7 @@ interface Compiled {
 export class HttpServer {
   private readonly compiled: Compiled[];
   private readonly listeners: us_listen_socket[] = [];
+  private readonly apps: TemplatedApp[] = [];
   private inFlight = 0;
   private idleWaiters: Array<() => void> = [];
   private readonly site: StaticSite;
@@ -133,10 +135,8 @@ export class HttpServer {
 
   /** Starts an HTTPS listener with the given certificate; resolves with the bound port. */
   listenTls(host: string, port: number, tls: TlsFiles): Promise<number> {
-    // with a front, TLS ends in it, so it judges and paces the requests inside as on the plain port
-    if (this.deps.front) return this.bind(this.mount(this.deps.uws.App(), true), host, port, tls);
     const app = this.deps.uws.SSLApp({ cert_file_name: tls.certFile, key_file_name: tls.keyFile });
-    return this.bindTcp(this.mount(app, true), host, port);
+    return this.bind(this.mount(app, true), host, port);
   }
 
   /** Starts the IPP port's listener: `/ipp/print/<id>` only, everything else 404; resolves with the bound port. */
@@ -144,25 +144,21 @@ export class HttpServer {
     const app = this.deps.uws.App();
     this.mountIpp(app, false);
     app.any('/*', (res, req) => this.notFound(res, req));
-    // behind the front like every door: heads capped at 64 KiB (431), pipelined requests answered in order
+    if (this.deps.ipp?.maxConnections !== undefined) capConnections(app, this.deps.ipp.maxConnections);
     return this.bind(app, host, port);
   }
 
-  /** Stops accepting connections, closes WebSockets (1001), then resolves when in-flight requests are answered (or after `graceMs`). */
+  /**
+   * Stops accepting connections, closes WebSockets (1001), waits until in-flight requests are answered (or `graceMs`
+   * passed), then closes every connection still open (idle keep-alive ones, and those whose answer did not come).
+   */
   async close(graceMs = 5000): Promise<void> {
-    const front = this.deps.front;
-    if (front) {
-      front.stopAccepting();
-      // the requests the front has passed on are uWS's before its sockets close: it reads them in the next poll phase
-      await front.delivered();
-      await new Promise((resolve) => setImmediate(resolve));
-    }
     for (const socket of this.listeners.splice(0)) this.deps.uws.us_listen_socket_close(socket);
     this.hub.closeAll();
     try {
       await this.drain(graceMs);
     } finally {
-      await this.deps.front?.endConnections();
+      for (const app of this.apps.splice(0)) app.close();
     }
   }
 
@@ -177,21 +173,8 @@ export class HttpServer {
     });
   }
 
-  private async bind(app: TemplatedApp, host: string, port: number, tls?: TlsFiles): Promise<number> {
-    const front = this.deps.front;
-    if (!front) return this.bindTcp(app, host, port);
-    const path = front.backendPath();
-    await new Promise<void>((resolve, reject) => {
-      app.listen_unix((socket) => {
-        if (!socket) return reject(new Error(`cannot listen on ${path}`));
-        this.listeners.push(socket);
-        resolve();
-      }, path);
-    });
-    return front.listen(host, port, path, tls);
-  }
-
-  private bindTcp(app: TemplatedApp, host: string, port: number): Promise<number> {
+  private bind(app: TemplatedApp, host: string, port: number): Promise<number> {
+    this.apps.push(app);
     return new Promise((resolve, reject) => {
       app.listen(host, port, (socket) => {
         if (!socket) {
@@ -246,7 +229,7 @@ export class HttpServer {
       if (declared !== null && declared <= limit) this.reserve(exchange, declared, KEYLESS_BODY_BYTES);
       body = readBody(res, limit, declared, (size) => this.reserve(exchange, size, KEYLESS_BODY_BYTES));
     } catch (err) {
-      if (exchange.closeAfter) this.failAfterPacket(exchange, err);
+      if (exchange.closeAfter) this.fail(exchange, err);
       else if (err instanceof AppError && err.code === 'TOO_BUSY') this.ippBusy(ipp.busy, exchange, err.message);
       else this.afterBody(exchange, () => this.fail(exchange, err));
       return;
@@ -273,29 +256,11 @@ export class HttpServer {
         params[name] = decodeParam(raw[index], name);
       });
     } catch (err) {
-      if (exchange.closeAfter) this.failAfterPacket(exchange, err);
+      if (exchange.closeAfter) this.fail(exchange, err);
       else this.afterBody(exchange, () => this.fail(exchange, err));
       return;
     }
-    const body = this.startBody(compiled, res, exchange);
-    if (safe) this.run(compiled, exchange, params, body);
-    else this.runAfterPacket(compiled, exchange, params, body);
-  }
-
-  /**
-   * Starts a handler with side effects (print, cancel, write) only once uWS has parsed the rest of the packet:
-   * uWS 20.30 closes a connection whose next request arrives while an answer is pending, and the handler
-   * must not run (a label print) when nobody will get its answer. uWS parses a whole read synchronously,
-   * in libuv's poll phase; setImmediate runs after it.
-   */
-  private runAfterPacket(compiled: Compiled, exchange: Exchange, params: Record<string, string>, body: Promise<ParsedBody> | ParsedBody): void {
-    Promise.resolve(body).then(
-      (parsed) =>
-        setImmediate(() => {
-          if (!exchange.aborted) this.run(compiled, exchange, params, parsed);
-        }),
-      (err: unknown) => this.fail(exchange, err),
-    );
+    this.run(compiled, exchange, params, this.startBody(compiled, res, exchange));
   }
 
   private begin(res: HttpResponse, req: HttpRequest): Exchange {
@@ -311,7 +276,6 @@ export class HttpServer {
       query: req.getQuery() ?? '',
       headers,
       address: null,
-      proxied: this.deps.front !== undefined,
       reserved: 0,
       closeAfter: false,
       exit: null,
@@ -442,6 +406,8 @@ export class HttpServer {
       );
       return;
     }
+    // a client gone before its body was read gets no answer, so its request is not run (a print retried with its key prints once)
+    if (exchange.aborted) return;
     try {
       const request = apiRequest(exchange, params, body);
       const reply = compiled.route.handler(request);
@@ -450,15 +416,6 @@ export class HttpServer {
     } catch (err) {
       this.fail(exchange, err);
     }
-  }
-
-  /**
-   * Answers a request whose framing is broken once uWS has parsed the rest of the packet: uWS 20.30 keeps reading
-   * after end(body, closeConnection) and would run a request hidden in the body; with the answer still pending it
-   * closes the connection instead (0 bytes, nothing run), and with nothing behind it the 400 goes out and the connection closes.
-   */
-  private failAfterPacket(exchange: Exchange, err: unknown): void {
-    setImmediate(() => this.fail(exchange, err));
   }
 
   /**
@@ -510,8 +467,8 @@ export class HttpServer {
       exchange.res.writeHeader('Content-Type', 'application/json');
       for (const name in cors) exchange.res.writeHeader(name, cors[name]);
       for (const name in headers) exchange.res.writeHeader(name, headers[name]);
-      // HEAD: the length the GET body would have. uWS 20.30's endWithoutBody(n), or with any argument, leaves the response pending
-      if (exchange.method === 'head') exchange.res.writeHeader('Content-Length', String(Buffer.byteLength(json))).endWithoutBody();
+      // HEAD: the length the GET body would have
+      if (exchange.method === 'head') exchange.res.endWithoutBody(Buffer.byteLength(json));
       else exchange.res.end(json, exchange.closeAfter);
     });
     this.finish(exchange);
@@ -575,8 +532,7 @@ export class HttpServer {
       for (const name in answer.headers) res.writeHeader(name, answer.headers[name]);
       const body = answer.body ?? EMPTY;
       if (answer.status === 304) res.endWithoutBody();
-      // uWS 20.30's endWithoutBody(n) leaves the response pending (the next request on the connection closes it): write the length ourselves
-      else if (exchange.method === 'head') res.writeHeader('Content-Length', String(body.length)).endWithoutBody();
+      else if (exchange.method === 'head') res.endWithoutBody(body.length);
       else res.end(body);
     });
     this.finish(exchange);
@@ -616,8 +572,6 @@ interface Exchange {
   query: string;
   headers: Record<string, string>;
   address: string | null;
-  /** Reached through the Http1Front: the client's address is the one its PROXY header gave. */
-  proxied: boolean;
   /** Large-body bytes taken from the budget, given back when the answer is sent. */
   reserved: number;
   /** Close the connection after the answer: the request's framing cannot be trusted. */
@@ -647,12 +601,12 @@ function corsOf(exchange: Exchange, policy: HttpPolicy): Record<string, string> 
   return origin && !exchange.url.startsWith(IPP_PREFIX) ? corsHeaders(origin, policy.allowedOrigins()) : NO_HEADERS;
 }
 
-/** Methods without side effects: their handlers run at once (a request pipelined behind them costs only an answer). */
+/** Methods without a body to frame: their Content-Length fields are not looked at. */
 const SAFE_METHODS = new Set(['get', 'head']);
 
 /**
  * RFC 9112 section 6.3: Content-Length fields that disagree make the framing unknowable, so the answer is 400 and the
- * connection closes (uWS 20.30 frames by the first one and would read the rest as another request). Equal repeats pass.
+ * connection closes (uWS frames by the first one and would read the rest as another request). Equal repeats pass.
  */
 function refuseAmbiguousLength(req: HttpRequest, exchange: Exchange): void {
   let lengths = 0;
@@ -679,8 +633,7 @@ function declaredLength(exchange: Exchange): number | null {
 function remoteAddress(exchange: Exchange): string {
   if (exchange.address !== null) return exchange.address;
   if (exchange.aborted) return (exchange.address = '');
-  const proxied = exchange.proxied ? Buffer.from(exchange.res.getProxiedRemoteAddressAsText()).toString() : '';
-  exchange.address = proxied || Buffer.from(exchange.res.getRemoteAddressAsText()).toString();
+  exchange.address = Buffer.from(exchange.res.getRemoteAddressAsText()).toString();
   return exchange.address;
 }
 
