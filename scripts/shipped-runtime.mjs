@@ -1,4 +1,4 @@
-// The runtime the x64 executable ships (its Node 24 from firmware/targets.mjs, hence uWS 20.57 and no HTTP/1 front),
+// The runtime the x64 executable ships (its Node 24 from firmware/targets.mjs, hence uWS 20.57),
 // set up for running the host suite on: that very Node binary inside a Debian 13 root (its uWS needs glibc 2.38) that
 // also holds the programs the tests start, made by firmware/debian-root.sh from trixie's packages and cached in .cache/.
 import { createHash } from 'node:crypto';
@@ -47,5 +47,5 @@ export function shippedNodeCommand() {
 /** What the shipped runtime is, for the log: its Node version and where it runs. */
 export function shippedRuntimeName() {
   const t = target(SHIPPED_TEST_ARCH);
-  return `Node ${t.version} (the ${SHIPPED_TEST_ARCH} executable's, ABI ${t.abi}: uWS 20.57, no front) in ${testRootDir()}`;
+  return `Node ${t.version} (the ${SHIPPED_TEST_ARCH} executable's, ABI ${t.abi}: uWS 20.57) in ${testRootDir()}`;
 }
