@@ -12,11 +12,12 @@ export const SHIPPED_TEST_ARCH = 'x64';
 /**
  * What the tests start besides Node, from trixie: cupsd, lpadmin, lp, cupsfilter and gstoraster (sharing, IPP),
  * ippeveprinter, ipptool and ippfind, dbus-daemon and avahi-daemon (mDNS), mosquitto and openssl (fleet), chromium and a
- * font (console), ip and mount (network and mount namespaces), zstd and xz (compressed uploads).
+ * font (console), ip and mount (network and mount namespaces), zstd and xz (compressed uploads), udev (systemd-udevd and
+ * udevadm for the USB kernel guest, which runs its tests in this root too).
  */
 export const TEST_ROOT_PACKAGES = [
   'cups', 'cups-client', 'cups-filters', 'cups-ipp-utils', 'dbus', 'avahi-daemon', 'avahi-utils', 'mosquitto', 'openssl',
-  'chromium', 'fonts-dejavu-core', 'iproute2', 'mount', 'procps', 'zstd', 'xz-utils', 'kmod',
+  'chromium', 'fonts-dejavu-core', 'iproute2', 'mount', 'procps', 'zstd', 'xz-utils', 'kmod', 'udev',
 ];
 
 /** The test root's folder: named by a hash of its package list, so a changed list makes a new root. */
