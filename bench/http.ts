@@ -11,9 +11,7 @@ import { callApi, startDaemon, tempDataDir, type DaemonHandle } from '../test/he
 // @ts-expect-error: plain ESM build script without type declarations
 import { runPrefix, target } from '../firmware/targets.mjs';
 import { cpuMs } from './process-cpu';
-import { UWS_BUILDS } from '../src/native/uws-builds';
-// @ts-expect-error: plain ESM script without type declarations
-import { shippedNodeCommand } from '../scripts/shipped-runtime.mjs';
+import { daemonNode } from './daemon-node';
 
 const ROOT = resolve(__dirname, '..');
 const seconds = Number(process.argv[2] ?? 3);
@@ -46,8 +44,7 @@ async function startBare(daemon: DaemonHandle): Promise<{ server: Server; stop: 
   for (const url of urls) answers[url] = JSON.stringify((await callApi(daemon.baseUrl, daemon.apiKey, 'GET', url.replace('/api/v1', ''))).body);
   const file = join(tempDataDir(), 'answers.json');
   writeFileSync(file, JSON.stringify(answers));
-  // the executable's Node in the test root (in-debian-root.sh execs all the way, so the pid is the server's)
-  const node: string[] = UWS_BUILDS[process.versions.modules] ? [process.execPath] : shippedNodeCommand();
+  const node = daemonNode();
   const bare = spawn(node[0], [...node.slice(1), '--import', 'tsx', join(__dirname, 'bare-uws.ts'), file], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((ok) => bare.stdout!.on('data', (d: Buffer) => {
     const m = /:(\d+)/.exec(d.toString());
