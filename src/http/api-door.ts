@@ -59,7 +59,10 @@ export class ApiDoor {
   }
 
   private handle(compiled: Compiled, res: HttpResponse, req: HttpRequest): void {
-    const exchange = this.exchanges.begin(res, req);
+    this.exchanges.serve(res, req, (exchange) => this.start(compiled, exchange, res, req));
+  }
+
+  private start(compiled: Compiled, exchange: Exchange, res: HttpResponse, req: HttpRequest): void {
     const params: Record<string, string> = {};
     // read now (req dies with this callback), decoded only once the key is known good: 401 comes before 400
     const raw = compiled.paramNames.map((_, index) => req.getParameter(index) ?? '');
@@ -111,7 +114,7 @@ export class ApiDoor {
     // a client gone before its body was read gets no answer, so its request is not run (a print retried with its key prints once)
     if (exchange.aborted) return;
     try {
-      const request = apiRequest(exchange, params, body);
+      const request = new ExchangeRequest(exchange, params, body);
       const reply = compiled.route.handler(request);
       if (reply instanceof Promise) reply.then((r) => this.reply(compiled, exchange, request.module, r), (err: unknown) => this.exchanges.fail(exchange, err));
       else this.reply(compiled, exchange, request.module, reply);
@@ -136,29 +139,43 @@ export class ApiDoor {
   }
 }
 
-function apiRequest(exchange: Exchange, params: Record<string, string>, body: ParsedBody): ApiRequest {
-  let query: URLSearchParams | undefined;
-  return {
-    params,
-    get query() {
-      return (query ??= new URLSearchParams(exchange.query));
-    },
-    headers: exchange.headers,
-    body: body.data,
-    bodyKind: body.kind,
-    largeField: body.largeField ?? null,
-    module: moduleOf(exchange.url),
-    get remoteAddress() {
-      return remoteAddress(exchange);
-    },
-    get signal() {
-      if (!exchange.controller) {
-        exchange.controller = new AbortController();
-        if (exchange.aborted) exchange.controller.abort();
-      }
-      return exchange.controller.signal;
-    },
-  };
+/** The request as a handler sees it: fields read from the exchange, the query and signal made on first use. */
+class ExchangeRequest implements ApiRequest {
+  readonly headers: Record<string, string>;
+  readonly body: unknown;
+  readonly bodyKind: ApiRequest['bodyKind'];
+  readonly largeField: Buffer | null;
+  readonly module: string;
+  private parsedQuery: URLSearchParams | undefined;
+
+  constructor(
+    private readonly exchange: Exchange,
+    readonly params: Record<string, string>,
+    body: ParsedBody,
+  ) {
+    this.headers = exchange.headers;
+    this.body = body.data;
+    this.bodyKind = body.kind;
+    this.largeField = body.largeField ?? null;
+    this.module = moduleOf(exchange.url);
+  }
+
+  get query(): URLSearchParams {
+    return (this.parsedQuery ??= new URLSearchParams(this.exchange.query));
+  }
+
+  get remoteAddress(): string {
+    return remoteAddress(this.exchange);
+  }
+
+  get signal(): AbortSignal {
+    const { exchange } = this;
+    if (!exchange.controller) {
+      exchange.controller = new AbortController();
+      if (exchange.aborted) exchange.controller.abort();
+    }
+    return exchange.controller.signal;
+  }
 }
 
 function decodeParam(raw: string, name: string): string {

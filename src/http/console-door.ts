@@ -31,11 +31,12 @@ export class ConsoleDoor {
       return;
     }
     const request = { path: url, query: req.getQuery() ?? '', acceptEncoding: req.getHeader('accept-encoding'), ifNoneMatch: req.getHeader('if-none-match'), accept: req.getHeader('accept') };
-    const exchange = this.exchanges.begin(res, req);
-    this.site.answer(request).then(
-      (answer) => this.send(exchange, answer),
-      (err: unknown) => this.exchanges.fail(exchange, err),
-    );
+    this.exchanges.serve(res, req, (exchange) => {
+      this.site.answer(request).then(
+        (answer) => this.send(exchange, answer),
+        (err: unknown) => this.exchanges.fail(exchange, err),
+      );
+    });
   }
 
   private send(exchange: Exchange, answer: StaticAnswer): void {

@@ -8,6 +8,9 @@ export const API_PREFIX = '/api/v1';
 
 /** The request headers an exchange keeps (uWS's request object dies with the route callback). */
 const READ_HEADERS = ['x-api-key', 'content-type', 'content-length', 'origin', 'idempotency-key', 'transfer-encoding'];
+/** Those a GET or HEAD is answered with (its body, if any, is framed and dropped by uWS): the others read as empty. */
+const BODILESS_HEADERS = ['x-api-key', 'origin'];
+const NO_BODY_HEADERS: Readonly<Record<string, string>> = { 'content-type': '', 'content-length': '', 'idempotency-key': '', 'transfer-encoding': '' };
 
 /** One request being answered. */
 export interface Exchange {
@@ -33,14 +36,16 @@ export interface Exchange {
 
 /** An exchange for the request uWS just routed, with what it needs of `req` copied (call within the route callback). */
 export function newExchange(res: HttpResponse, req: HttpRequest): Exchange {
-  const headers: Record<string, string> = {};
-  for (const name of READ_HEADERS) headers[name] = req.getHeader(name);
+  const method = req.getMethod();
+  const bodiless = method === 'get' || method === 'head';
+  const headers: Record<string, string> = bodiless ? { ...NO_BODY_HEADERS } : {};
+  for (const name of bodiless ? BODILESS_HEADERS : READ_HEADERS) headers[name] = req.getHeader(name);
   return {
     res,
     done: false,
     aborted: false,
     controller: null,
-    method: req.getMethod(),
+    method,
     url: req.getUrl(),
     query: req.getQuery() ?? '',
     headers,

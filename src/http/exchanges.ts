@@ -50,17 +50,28 @@ export class Exchanges {
     return this.deps.policy;
   }
 
-  /** Opens an exchange for the request uWS just routed (within its callback): counted until answered or aborted. */
-  begin(res: HttpResponse, req: HttpRequest): Exchange {
+  /**
+   * Runs `body` on a new exchange for the request uWS just routed (within its callback), counted until answered or
+   * aborted. One that `body` leaves unanswered is then watched for the client going away (uWS's onAborted, which only
+   * an answer sent after the callback needs: most GETs are answered before it returns).
+   */
+  serve(res: HttpResponse, req: HttpRequest, body: (exchange: Exchange) => void): void {
     const exchange = newExchange(res, req);
     this.inFlight += 1;
-    res.onAborted(() => {
+    try {
+      body(exchange);
+    } finally {
+      if (!exchange.done) this.watchAbort(exchange);
+    }
+  }
+
+  private watchAbort(exchange: Exchange): void {
+    exchange.res.onAborted(() => {
       exchange.aborted = true;
       exchange.controller?.abort();
       exchange.stream?.aborted();
       this.finish(exchange);
     });
-    return exchange;
   }
 
   /** Resolves once no exchange is in flight, or after `graceMs`. */

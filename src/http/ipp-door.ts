@@ -42,15 +42,17 @@ export class IppDoor {
   mount(app: TemplatedApp, secure: boolean): void {
     app.post('/ipp/print/:id', (res, req) => this.handle(res, req, secure));
     app.get('/ipp/icon.png', (res, req) => {
-      const exchange = this.exchanges.begin(res, req);
-      this.exchanges.sendBytes(exchange, 200, this.deps.icon(), 'image/png', NO_HEADERS);
+      this.exchanges.serve(res, req, (exchange) => this.exchanges.sendBytes(exchange, 200, this.deps.icon(), 'image/png', NO_HEADERS));
     });
   }
 
   /** One IPP request: the body read within the body limit and budget, answered as application/ipp. */
   private handle(res: HttpResponse, req: HttpRequest, secure: boolean): void {
+    this.exchanges.serve(res, req, (exchange) => this.start(exchange, res, req, secure));
+  }
+
+  private start(exchange: Exchange, res: HttpResponse, req: HttpRequest, secure: boolean): void {
     const { exchanges } = this;
-    const exchange = exchanges.begin(res, req);
     const printerId = req.getParameter(0) ?? '';
     const host = req.getHeader('host');
     let body: Promise<Buffer>;

@@ -138,7 +138,6 @@ export class HttpServer {
   }
 
   private notFound(res: HttpResponse, req: HttpRequest): void {
-    const exchange = this.exchanges.begin(res, req);
-    this.exchanges.notFound(exchange, () => this.api.checkKey(exchange));
+    this.exchanges.serve(res, req, (exchange) => this.exchanges.notFound(exchange, () => this.api.checkKey(exchange)));
   }
 }

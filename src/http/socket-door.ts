@@ -24,15 +24,15 @@ export function socketDoor(deps: SocketDoorDeps, exchanges: Exchanges): SocketHu
     logger: deps.logger,
     prefix: API_PREFIX,
     allowedOrigins: deps.policy.allowedOrigins,
-    gate: (res, req, upgrade) => {
-      const exchange = exchanges.begin(res, req);
-      try {
-        upgrade(exchange.headers['x-api-key'], () => remoteAddress(exchange));
-      } catch (err) {
-        exchanges.fail(exchange, err);
-        return;
-      }
-      exchanges.end(exchange);
-    },
+    gate: (res, req, upgrade) =>
+      exchanges.serve(res, req, (exchange) => {
+        try {
+          upgrade(exchange.headers['x-api-key'], () => remoteAddress(exchange));
+        } catch (err) {
+          exchanges.fail(exchange, err);
+          return;
+        }
+        exchanges.end(exchange);
+      }),
   });
 }
