@@ -17,6 +17,7 @@ import { startDaemon, type DaemonHandle } from '../test/helpers/daemon-process';
 import { tempDir } from '../test/helpers/temp-dir';
 import { freePort } from '../test/fixtures/ipp-everywhere';
 import { cpuMs } from './process-cpu';
+import { daemonNode } from './daemon-node';
 
 const JOBS = Number(process.argv[2] ?? 40);
 /** Jobs of a sequential round (the issue's rounds of 25). */
@@ -339,7 +340,7 @@ async function stopAll(lprint: Lprint | null, daemons: DaemonHandle[], emulator:
 
 /** A printproxyd (this tree, or `tree`) with the emulator added as a shared ZPL printer: its handle and printer URI. */
 async function startShared(emulatorPort: number, tree: string | null): Promise<{ handle: DaemonHandle; uri: string }> {
-  const command = tree ? [process.execPath, '--import', 'tsx', join(tree, 'src', 'main.ts')] : undefined;
+  const command = [...daemonNode(), '--import', 'tsx', join(tree ?? join(__dirname, '..'), 'src', 'main.ts')];
   const handle = await startDaemon({ args: ['--log-level', 'error'], command, cwd: tree ?? undefined });
   try {
     const added = (await bounded('POST /printers', handle.api('POST', '/printers', { body: { connection: { type: 'network', host: '127.0.0.1', port: emulatorPort, protocol: 'tcp' }, content: 'zpl' } }))).body.result.content;

@@ -9,6 +9,8 @@ import { loadavg } from 'node:os';
 import { startDaemon, type DaemonHandle } from '../test/helpers/daemon-process';
 import { ZplPrinterEmulator } from '../test/fixtures/zebra-tcp-printer';
 import { cpuMs } from './process-cpu';
+import { daemonNode } from './daemon-node';
+import { resolve } from 'node:path';
 
 const args = process.argv.slice(2);
 const baselineAt = args.indexOf('--baseline');
@@ -79,7 +81,9 @@ function percentile(samples: number[], p: number): number {
 const median = (values: number[]): number => percentile(values, 50);
 
 async function start(name: string, entry: string | undefined): Promise<Subject> {
-  const daemon = await startDaemon({ entry });
+  // the daemon on a Node whose uWS loads (the shipped runtime where this machine's glibc or Node is too old)
+  const program = entry ? [resolve(entry)] : ['--import', 'tsx', resolve('src', 'main.ts')];
+  const daemon = await startDaemon({ entry, command: [...daemonNode(), ...program] });
   const emulators = Array.from({ length: 8 }, () => new ZplPrinterEmulator());
   const paths = await Promise.all(
     emulators.map(async (e) => {

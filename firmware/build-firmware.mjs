@@ -1,4 +1,4 @@
-// npm run firmware -- --arch x64|arm64 [--arch ...] (and the comparison builds x64-node20, arm64-node20)
+// npm run firmware -- --arch x64|arm64 [--arch ...]
 // Writes dist/firmware/printproxyd-linux-<arch>: that arch's Node, stripped, with the esbuild bundle (worker code
 // embedded) injected as a single-executable blob made by the target's own Node (under qemu where needed), and
 // the natives, pdfium.wasm and their manifest appended after it: not SEA assets, which sit in a segment the kernel

@@ -7,8 +7,8 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { execSync } from 'node:child_process';
 import { buildConsoleChecked, writeConsole } from './console-build.mjs';
-import { currentRuntime, uwsBuildFor } from '../src/native/uws-builds.ts';
-import { usbAddonFile } from './targets.mjs';
+import { currentRuntime, UWS_BUILDS, uwsBuildFor } from '../src/native/uws-builds.ts';
+import { target, usbAddonFile } from './targets.mjs';
 
 const require = createRequire(import.meta.url);
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
@@ -36,7 +36,7 @@ const nativeShim = {
 };
 
 /**
- * Bundles `entry` for Node 20 as CommonJS, minified and ASCII-only; `extra` merges into the esbuild options.
+ * Bundles `entry` for Node 22 and newer as CommonJS, minified and ASCII-only; `extra` merges into the esbuild options.
  * Minified: V8 keeps the whole script source in the heap and scans it again at each lazy compile, so every byte of
  * whitespace and comment costs memory and start-up time. ASCII: one non-ASCII character anywhere (a comment in a
  * dependency was enough) makes V8 hold the source as a two-byte string, twice its size (7.3 MB instead of 3.6).
@@ -47,7 +47,7 @@ export async function bundle(entry, outfile, extra = {}) {
     outfile,
     bundle: true,
     platform: 'node',
-    target: 'node20',
+    target: 'node22',
     format: 'cjs',
     minify: true,
     charset: 'ascii',
@@ -99,10 +99,18 @@ export function pdfiumWasmFile() {
   return join(dirname(require.resolve('@embedpdf/pdfium')), 'pdfium.wasm');
 }
 
+/** The runtime dist/ is for: this Node when uWS has a build for it, else the executable's Node (which `npm start` re-execs into). */
+function nativeRuntime() {
+  const here = currentRuntime();
+  if (UWS_BUILDS[here.abi]) return here;
+  const t = target(here.arch === 'arm64' ? 'arm64' : 'x64');
+  return { ...here, abi: t.abi, nodeVersion: `v${t.version}` };
+}
+
 async function main() {
   const bundled = await buildBundle(out);
   mkdirSync(join(out, 'native'), { recursive: true });
-  for (const [from, name] of nativeFiles(currentRuntime())) copyFileSync(from, join(out, 'native', name));
+  for (const [from, name] of nativeFiles(nativeRuntime())) copyFileSync(from, join(out, 'native', name));
   copyFileSync(pdfiumWasmFile(), join(out, 'native', 'pdfium.wasm'));
   console.log(`built ${bundled} (${pkg.version}) with natives in dist/native`);
 }

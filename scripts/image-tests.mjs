@@ -22,6 +22,6 @@ for (const board of Object.keys(BOARDS)) {
   console.log(`# image ${board}: ${Math.round((Date.now() - started) / 1000)} s`);
 }
 const started = Date.now();
-const status = spawnSync(process.execPath, ['scripts/run-tests.mjs', '--runtime', 'host', 'test/image/'], { stdio: 'inherit' }).status ?? 1;
+const status = spawnSync(process.execPath, ['scripts/run-tests.mjs', 'test/image/'], { stdio: 'inherit' }).status ?? 1;
 console.log(`# image tests: ${Math.round((Date.now() - started) / 1000)} s, status ${status}`);
 process.exit(failed || status !== 0 ? 1 : 0);

@@ -1,19 +1,19 @@
-// Runs every test/**/*.test.ts file with node:test, TypeScript loaded through tsx, on one or both runtimes:
-//   shipped: the x64 executable's Node 24 (uWS 20.57, no HTTP/1 front) in a Debian 13 root (scripts/shipped-runtime.mjs);
-//   host:    this machine's Node 20 (uWS 20.30 behind the front), as `npm start` runs on a development host.
-// `--runtime shipped|host|both`; without it, a full run (no filter) runs both, a filtered one the host only. A full run
-// then runs the USB kernel guest suite (scripts/usb-kernel/run.mjs: every test/usb-kernel/*.guest.ts), skipped with the
-// reason printed only when qemu or an installed kernel is missing. Prints how long each part took; exits non-zero when
-// any part fails.
-// usage: node scripts/run-tests.mjs [--runtime shipped|host|both] [PATH-SUBSTRING...]
+// Runs every test/**/*.test.ts file with node:test, TypeScript loaded through tsx, once, on the runtime that ships: the x64
+// executable's Node 24 (uWS 20.57) in a Debian 13 root (scripts/shipped-runtime.mjs). The executables' smoke test and the
+// image's tests (HOST_ONLY) run their harness on this machine's Node: what they test carries its own Node 24 and runs where
+// a device would (the root, qemu-user, the booted image).
+// A full run (no filter) then runs the USB kernel guest suite (scripts/usb-kernel/run.mjs: every
+// test/usb-kernel/*.guest.ts), skipped with the reason printed only when qemu or an installed kernel is missing. Prints
+// how long each part took; exits non-zero when any part fails.
+// usage: node scripts/run-tests.mjs [PATH-SUBSTRING...]
 import { execFileSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { shippedNodeCommand, shippedRuntimeMissing, shippedRuntimeName } from './shipped-runtime.mjs';
 
-/** Files the shipped runtime leaves to the host run: the executables carry their own Node (test:firmware runs them). */
-const HOST_ONLY = ['test/firmware/firmware-smoke.test.ts'];
+/** Files whose harness runs on this machine's Node: they start the executables or the image, which carry their own Node 24. */
+const HOST_ONLY = ['test/firmware/firmware-smoke.test.ts', 'test/image/'];
 /** Folders with a part of their own (`npm run test:image`: the image booted under qemu), run only when a filter names them. */
 const SEPARATE = ['test/image/'];
 
@@ -27,7 +27,7 @@ function collect(dir) {
   return out;
 }
 
-const { runtimes, filter } = parseArgs(process.argv.slice(2));
+const filter = process.argv.slice(2);
 const files = collect('test').filter((f) => (filter.length === 0 ? !SEPARATE.some((p) => f.includes(p)) : filter.some((p) => f.includes(p))));
 if (files.length === 0) {
   console.error('no test files matched');
@@ -38,25 +38,12 @@ const screenshots = resolve(process.env.PRINTPROXY_SCREENSHOT_DIR || join('.tmp'
 console.log(`console screenshots: ${screenshots}`);
 const env = { ...process.env, PRINTPROXY_SCREENSHOT_DIR: screenshots };
 const failed = [];
-if (runtimes.includes('shipped')) await timed('host tests on the shipped runtime', () => shippedSuite(files.filter((f) => !HOST_ONLY.some((p) => f.includes(p)))));
-if (runtimes.includes('host')) await timed(`host tests on the host's Node ${process.versions.node}`, () => suite([process.execPath], files, 'host'));
+const hostOnly = (f) => HOST_ONLY.some((p) => f.includes(p));
+if (!files.every(hostOnly)) await timed('host tests on the shipped runtime', () => shippedSuite(files.filter((f) => !hostOnly(f))));
+if (files.some(hostOnly)) await timed("the executables' and the image's tests", () => suite([process.execPath], files.filter(hostOnly), 'host'));
 if (filter.length === 0) await timed('USB kernel guest suite', guestSuite);
 for (const part of failed) console.error(`npm test: ${part} failed`);
 process.exit(failed.length === 0 ? 0 : 1);
-
-/** `--runtime X` (or `--runtime=X`) and the path filters. */
-function parseArgs(argv) {
-  let runtime = null;
-  const rest = [];
-  for (let i = 0; i < argv.length; i += 1) {
-    if (argv[i] === '--runtime') runtime = argv[++i];
-    else if (argv[i].startsWith('--runtime=')) runtime = argv[i].slice('--runtime='.length);
-    else rest.push(argv[i]);
-  }
-  runtime ??= rest.length === 0 ? 'both' : 'host';
-  if (!['shipped', 'host', 'both'].includes(runtime)) throw new Error(`--runtime ${runtime}: shipped, host or both`);
-  return { runtimes: runtime === 'both' ? ['shipped', 'host'] : [runtime], filter: rest };
-}
 
 /** Runs `part` (returning an exit status), prints how long it took, and records it when it failed. */
 async function timed(name, part) {
@@ -80,7 +67,7 @@ function suite(node, list, runtime) {
 function shippedSuite(list) {
   const missing = shippedRuntimeMissing();
   if (missing) {
-    console.error(`# shipped runtime: cannot run here, ${missing} (--runtime host runs the host's Node only)`);
+    console.error(`# shipped runtime: cannot run here, ${missing}`);
     return 1;
   }
   const started = Date.now();

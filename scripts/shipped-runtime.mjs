@@ -1,4 +1,4 @@
-// The runtime the x64 executable ships (its Node 24 from firmware/targets.mjs, hence uWS 20.57 and no HTTP/1 front),
+// The runtime the x64 executable ships (its Node 24 from firmware/targets.mjs, hence uWS 20.57),
 // set up for running the host suite on: that very Node binary inside a Debian 13 root (its uWS needs glibc 2.38) that
 // also holds the programs the tests start, made by firmware/debian-root.sh from trixie's packages and cached in .cache/.
 import { createHash } from 'node:crypto';
@@ -12,11 +12,12 @@ export const SHIPPED_TEST_ARCH = 'x64';
 /**
  * What the tests start besides Node, from trixie: cupsd, lpadmin, lp, cupsfilter and gstoraster (sharing, IPP),
  * ippeveprinter, ipptool and ippfind, dbus-daemon and avahi-daemon (mDNS), mosquitto and openssl (fleet), chromium and a
- * font (console), ip and mount (network and mount namespaces), zstd and xz (compressed uploads).
+ * font (console), ip and mount (network and mount namespaces), zstd and xz (compressed uploads), udev (systemd-udevd and
+ * udevadm for the USB kernel guest, which runs its tests in this root too).
  */
 export const TEST_ROOT_PACKAGES = [
   'cups', 'cups-client', 'cups-filters', 'cups-ipp-utils', 'dbus', 'avahi-daemon', 'avahi-utils', 'mosquitto', 'openssl',
-  'chromium', 'fonts-dejavu-core', 'iproute2', 'mount', 'procps', 'zstd', 'xz-utils', 'kmod',
+  'chromium', 'fonts-dejavu-core', 'iproute2', 'mount', 'procps', 'zstd', 'xz-utils', 'kmod', 'udev',
 ];
 
 /** The test root's folder: named by a hash of its package list, so a changed list makes a new root. */
@@ -47,5 +48,5 @@ export function shippedNodeCommand() {
 /** What the shipped runtime is, for the log: its Node version and where it runs. */
 export function shippedRuntimeName() {
   const t = target(SHIPPED_TEST_ARCH);
-  return `Node ${t.version} (the ${SHIPPED_TEST_ARCH} executable's, ABI ${t.abi}: uWS 20.57, no front) in ${testRootDir()}`;
+  return `Node ${t.version} (the ${SHIPPED_TEST_ARCH} executable's, ABI ${t.abi}: uWS 20.57) in ${testRootDir()}`;
 }

@@ -38,7 +38,6 @@ import { webhookRoutes } from './http/routes/webhooks';
 import { consoleMount } from './http/console-site';
 import { HttpServer } from './http/server';
 import { loadUws } from './http/uws';
-import { frontForRuntime } from './http/http1-front';
 import { AppError } from './errors';
 import { kindOf, kindServing, languageOf, locateManual, pathFromUri, PRINTER_KINDS, reportedDpi, startKinds, stopKinds, type KindDeps } from './kinds';
 import type { Logger } from './log';
@@ -138,8 +137,45 @@ export async function startDaemon(options: DaemonOptions, logger: Logger, announ
   }
 }
 
-/** Builds and starts every part, pushing how to undo each onto `started` as it starts. */
+/** What every step shares: the options, the log, the stop stack, the warnings GET /status shows, stdout's lines. */
+interface StartContext {
+  options: DaemonOptions;
+  logger: Logger;
+  started: StopStack;
+  warnings: string[];
+  announce: (line: string) => void;
+}
+
+/** Builds and starts every part, step by step; each step pushes how to undo what it started onto `started`. */
 async function startParts(options: DaemonOptions, logger: Logger, announce: (line: string) => void, hardware: DaemonHardware, started: StopStack): Promise<RunningDaemon> {
+  const ctx: StartContext = { options, logger, started, warnings: [], announce };
+  const storage = await openSettings(ctx);
+  const events = await startEvents(ctx, storage);
+  const printing = startPrinting(ctx, storage, events, hardware);
+  const spooling = await startSpooling(ctx, storage, printing);
+  const updates = startUpdates(ctx, storage, events, spooling);
+  // made once the listeners are up; the routes reach it through this holder
+  const fleet: { bridge: FleetBridge | null } = { bridge: null };
+  const routes = apiRoutes(ctx, storage, events, printing, spooling, updates, fleet);
+  const http = await startHttp(ctx, storage, events, printing, spooling, routes, updates.version);
+  await startRawPorts(ctx, storage, printing, spooling, http);
+  const ippPort = options.ippPort === null ? null : await listenIpp(http.server, options.host, options.ippPort, ctx.warnings, logger);
+  if (ippPort !== null) announce(`listening on ipp://${options.host}:${ippPort}`);
+  startAdvertising(ctx, storage, printing, { ippPort, httpPort: http.httpPort, httpsPort: http.httpsPort() });
+  fleet.bridge = await startFleet(ctx, storage, events, spooling, routes, updates.version);
+  return {
+    httpPort: http.httpPort,
+    httpsPort: http.httpsPort(),
+    ippPort,
+    events: events.bus,
+    /** Stops every part in reverse order of start. */
+    stop: () => started.unwind(),
+  };
+}
+
+/** The data folder's settings (after the setup file, when given), and the storage watch; stops: the settings' last write, the retries. */
+async function openSettings(ctx: StartContext) {
+  const { options, logger, started, warnings } = ctx;
   const dataDir = resolve(options.dataDir);
   const settings = new SettingsStore({ dataDir, seedApiKey: options.apiKey, logger });
   // temporaries a crash left in the data dir (the TLS pair's, say); settings' own and the spool's are swept by their owners
@@ -147,7 +183,6 @@ async function startParts(options: DaemonOptions, logger: Logger, announce: (lin
   if (swept.length > 0) logger.warn('temporary files of interrupted writes removed', { files: swept });
   const fleetDir = join(dataDir, 'fleet');
   const fleetSettings = new FleetSettingsStore(fleetDir, () => settings.value.deviceId);
-  const warnings: string[] = [];
   // before anything reads the settings it may change (the key, the device id, the fleet) and before the API is served
   if (options.setupFile) {
     const setup = await applySetupFile(options.setupFile, { settings, fleet: fleetSettings, hostnameFile: new HostnameFile(dataDir), logger });
@@ -158,15 +193,30 @@ async function startParts(options: DaemonOptions, logger: Logger, announce: (lin
   started.push('settings', () => settings.flush());
   await settings.persist().catch((err: unknown) => storage.retryLater('settings', err, () => settings.persist()));
   started.push('storage retry', storage.retryEvery(STORAGE_RETRY_MS));
+  return { dataDir, settings, fleetDir, fleetSettings, storage };
+}
+type Stored = Awaited<ReturnType<typeof openSettings>>;
 
-  const bus = new EventBus(logger);
+/** The event bus, its ring for replays and the webhooks (subscribed before anything emits); stops: the webhooks. */
+async function startEvents(ctx: StartContext, { dataDir }: Stored) {
+  const bus = new EventBus(ctx.logger);
   // webhooks subscribe before anything emits (recovered jobs, discovered printers); deliveries are `<bootId>.<event id>`
   const bootId = randomUUID();
   const ring = new EventRing(bus);
   const webhooks = await Webhooks.open({
-    dir: join(dataDir, 'webhooks'), bootId, bus, policy: options.webhooks, bounds: DEFAULT_OUTBOX_BOUNDS, post: httpPost, now: Date.now, random: Math.random, logger,
+    dir: join(dataDir, 'webhooks'), bootId, bus, policy: ctx.options.webhooks, bounds: DEFAULT_OUTBOX_BOUNDS, post: httpPost, now: Date.now, random: Math.random, logger: ctx.logger,
   });
-  started.push('webhooks', () => webhooks.close());
+  ctx.started.push('webhooks', () => webhooks.close());
+  return { bus, bootId, ring, webhooks };
+}
+type Events = Awaited<ReturnType<typeof startEvents>>;
+
+/**
+ * The printer kinds (USB bus, mDNS browsing), the registry, the renderer, one runtime per printer, their status cache and
+ * monitor; stops: the monitor, the device watch, the renderer, the kinds.
+ */
+function startPrinting(ctx: StartContext, { settings }: Stored, { bus, webhooks }: Events, hardware: DaemonHardware) {
+  const { options, logger, started, warnings } = ctx;
   const kindDeps: KindDeps = { timeouts: options.timeouts, mdns: options.mdns, logger, hardware, warn: (line) => warnings.push(line) };
   // each kind opens what it owns (the USB bus and its interface claims) once; stopped after the spooler is done with it
   const kinds = startKinds(kindDeps);
@@ -181,7 +231,6 @@ async function startParts(options: DaemonOptions, logger: Logger, announce: (lin
     reportedDpi,
     logger,
   });
-
   const renderer = createRenderService({ workers: () => renderWorkersOf(settings.value), startPool: renderPoolStarter({ maxQueue: 64, jobTimeoutMs: 30_000, logger }) });
   // a changed worker count retires the running pool once its renders are done
   started.push('renderer', () => renderer.close());
@@ -208,9 +257,9 @@ async function startParts(options: DaemonOptions, logger: Logger, announce: (lin
     onDetails: (path, details) => registry.setDetails(path, details),
     printed: { pollMs: options.printedPollMs, maxFollowMs: HOUR_MS / 2 },
   });
-  status = new StatusCache({ probe: (path) => runtimes.of(path).status(), budgetMs: 1000, ttlMs: 2000, onChange: statusEvent(bus) });
-  started.push('device watch', watchDevice({ registry, status, settings, bus }));
-  const statusNow = status;
+  const statusNow = new StatusCache({ probe: (path) => runtimes.of(path).status(), budgetMs: 1000, ttlMs: 2000, onChange: statusEvent(bus) });
+  status = statusNow;
+  started.push('device watch', watchDevice({ registry, status: statusNow, settings, bus }));
   const demand = new StatusDemand(options.monitorIntervalMs, [() => webhooks.list().some((w) => takesPrinterStatus(w.types))]);
   const monitor = new PrinterMonitor({
     wanted: () => demand.wanted(),
@@ -225,6 +274,16 @@ async function startParts(options: DaemonOptions, logger: Logger, announce: (lin
   });
   monitor.start();
   started.push('printer monitor', () => monitor.stop());
+  return { kindDeps, sources, registry, render, store, runtimes, status: statusNow, demand };
+}
+type Printing = ReturnType<typeof startPrinting>;
+
+/**
+ * The disk spool and the spooler, then discovery (the sources start-up waits for) and the spooled jobs recovered;
+ * stops: discovery, then the spooler (5 s for jobs in progress).
+ */
+async function startSpooling(ctx: StartContext, { dataDir, settings }: Stored, { registry, runtimes, store, sources }: Printing) {
+  const { options, logger, started } = ctx;
   const roots = () => allowedRoots({ dataDir, shareRoot: options.shareRoot, sharePaths: settings.value.shares.map((s) => s.sharePath) });
   const loadDocument = documentLoader(() => ({ timeoutMs: 30_000, maxRedirects: 5, maxBytes: settings.value.maxBodyBytes }), roots);
   const spoolDir = join(dataDir, 'spool');
@@ -241,12 +300,17 @@ async function startParts(options: DaemonOptions, logger: Logger, announce: (lin
   });
   started.push('spooler', () => spooler.close(5000));
   started.push('discovery', () => Promise.all(sources.map((source) => source.stop?.())));
-  await startDiscovery(registry, sources, warnings);
+  await startDiscovery(registry, sources, ctx.warnings);
   const recovered = spooler.recover();
   if (recovered > 0) logger.info('spooled jobs recovered', { count: recovered });
+  return { roots, loadDocument, spool, spooler, store };
+}
+type Spooling = Awaited<ReturnType<typeof startSpooling>>;
 
+/** RAUC's status and the update manager (an update the last run left rebooting gets its verdict); stops: the updates. */
+function startUpdates(ctx: StartContext, { dataDir }: Stored, { bus }: Events, { store }: Spooling) {
+  const { options, logger } = ctx;
   const build = buildInfo();
-  const system = cachedSystemInfo();
   const rauc = new RaucStatus({ command: options.rauc, run: execRunner, timeoutMs: RAUC_TIMEOUT_MS });
   const updates = new UpdateManager({
     store: new UpdateStore(join(dataDir, 'system')),
@@ -265,19 +329,28 @@ async function startParts(options: DaemonOptions, logger: Logger, announce: (lin
   });
   // an update the last run left rebooting gets its verdict (succeeded or rolled-back) here, in the background
   updates.resume();
-  started.push('updates', () => updates.stop());
-  // made once the listeners are up; the routes reach it through this variable
-  let fleet: FleetBridge | null = null;
-  const fleetWarnings = () => [...warnings, ...(fleet?.warnings() ?? [])];
-  const routes: Route[] = [
+  ctx.started.push('updates', () => updates.stop());
+  return { build, version: build.version, rauc, updates };
+}
+type Updates = ReturnType<typeof startUpdates>;
+
+/** The JSON route table (the openapi route is added with the HTTP server); starts nothing. */
+function apiRoutes(ctx: StartContext, stored: Stored, { bus, webhooks }: Events, printing: Printing, spooling: Spooling, { build, rauc, updates }: Updates, fleet: { bridge: FleetBridge | null }): Route[] {
+  const { options, warnings } = ctx;
+  const { settings, storage, fleetSettings, dataDir } = stored;
+  const { registry, status, kindDeps, render } = printing;
+  const { spooler, roots, loadDocument, store } = spooling;
+  const system = cachedSystemInfo();
+  const fleetWarnings = () => [...warnings, ...(fleet.bridge?.warnings() ?? [])];
+  return [
     ...healthRoutes(build.version),
     ...statusRoutes(async () => {
       const storageWarnings = await storage.check();
       const all = () => [...fleetWarnings(), ...storageWarnings];
-      const status = readDeviceStatus({
+      const deviceStatus = readDeviceStatus({
         system, build, deviceId: () => settings.value.deviceId, hostname: () => settings.value.hostname ?? null, extensions: () => settings.value.extensions, run: execRunner, warnings: all,
       });
-      return withFleet(status, () => fleet?.status());
+      return withFleet(deviceStatus, () => fleet.bridge?.status());
     }),
     ...setupRoutes(settings),
     ...systemRoutes({ read: () => rauc.read(), updates, fromFleet: () => settings.value.updates?.fromFleet === true }),
@@ -299,10 +372,19 @@ async function startParts(options: DaemonOptions, logger: Logger, announce: (lin
     ...webhookRoutes(webhooks),
     ...fleetRoutes({
       settings: fleetSettings,
-      apply: (previous) => fleet?.reconfigure(previous) ?? Promise.resolve(),
+      apply: (previous) => fleet.bridge?.reconfigure(previous) ?? Promise.resolve(),
       changed: () => void bus.emit('device.settings', { changed: ['fleet'] }),
     }),
   ];
+}
+
+/**
+ * The keyless doors' shares (memory budget, descriptor gate, the raw ports' waiting line), the IPP service, and the
+ * HTTP server on its HTTP port and, when set, its HTTPS port; stops: the key watch, the server, the IPP job table.
+ */
+async function startHttp(ctx: StartContext, { dataDir, settings, storage }: Stored, { bootId, ring }: Events, printing: Printing, { spool, spooler, store }: Spooling, routes: Route[], version: string) {
+  const { options, logger, started, warnings, announce } = ctx;
+  const { registry, runtimes, status, demand } = printing;
   let httpPort = 0;
   // every byte held for clients, whichever door: at most one request's worth (the body limit) in all
   const budget = new MemoryBudget(() => settings.value.maxBodyBytes);
@@ -310,7 +392,8 @@ async function startParts(options: DaemonOptions, logger: Logger, announce: (lin
   const rawLine = new SpoolerLine({ waitMs: RAW_JOB_WAIT_MS, retryMs: RAW_JOB_RETRY_MS, hasRoom: () => spool.hasRoom() && store.unfinished() < MAX_UNFINISHED_JOBS });
   // the keyless doors together keep to their share of the descriptors, so the API always has its own; when they are
   // full, the connection of the oldest job waiting in that line is reset to make room
-  const doors = new ConnectionGate(keylessDoorLimits(descriptorLimit()), null, () => rawLine.reclaim());
+  const doorLimits = keylessDoorLimits(descriptorLimit());
+  const doors = new ConnectionGate(doorLimits, null, () => rawLine.reclaim());
   const ippJobs = new IppJobTable();
   started.push('IPP job table', () => ippJobs.close());
   const ipp = new IppService({
@@ -320,7 +403,7 @@ async function startParts(options: DaemonOptions, logger: Logger, announce: (lin
       record: (jobId) => spooler.get(jobId),
       cancel: (jobId) => void spooler.cancel(jobId),
       languageOf: (printer) => languageOf(printer).name,
-      status: (path) => statusNow.get(path),
+      status: (path) => status.get(path),
       held: (path) => runtimes.of(path).heldReadiness,
       identify: (printer) => logger.info('Identify-Printer', { printer: printer.path }),
       deviceId: () => settings.value.deviceId,
@@ -334,13 +417,12 @@ async function startParts(options: DaemonOptions, logger: Logger, announce: (lin
     logger,
   });
   let openApi: Record<string, unknown> | undefined;
-  routes.push(openApiRoute(() => (openApi ??= buildOpenApi(routes, build.version, [EVENTS_SOCKET_DOC]))));
+  routes.push(openApiRoute(() => (openApi ??= buildOpenApi(routes, version, [EVENTS_SOCKET_DOC]))));
 
   const webConsole = options.console ? await consoleMount({ dir: options.consoleDir }) : null;
   if (options.console && !webConsole) warnings.push('web console not built: run npm run build');
   const server = new HttpServer({
     uws: loadUws({ nativeDir: options.nativeDir, mainScript: process.argv[1] }),
-    front: frontForRuntime(logger),
     afterLargeBody: collectGarbageSoon,
     routes,
     auth: new ApiAuth(() => settings.value.apiKey, new FailureLimiter({ maxFailures: 20, windowMs: 60_000 })),
@@ -349,7 +431,7 @@ async function startParts(options: DaemonOptions, logger: Logger, announce: (lin
     logger,
     sockets: [eventsSocket(ring, bootId, demand)],
     statics: webConsole ? [webConsole] : [],
-    ipp: { handle: (printerId, body, origin) => ipp.handle(printerId, body, origin), icon: lazyIcon(), gate: new ConnectionGate(IPP_LIMITS, doors), busy: busyAnswer },
+    ipp: { handle: (printerId, body, origin) => ipp.handle(printerId, body, origin), icon: lazyIcon(), gate: new ConnectionGate(IPP_LIMITS, doors), busy: busyAnswer, maxConnections: doorLimits.total },
   });
   // sessions do not outlive their key: a new API key closes the WebSockets the old one opened (4401, as a wrong key)
   started.push('HTTP server', () => server.close());
@@ -368,6 +450,13 @@ async function startParts(options: DaemonOptions, logger: Logger, announce: (lin
     // a certificate that cannot be stored leaves HTTPS off until it can: retried with the other pending writes
     await tlsPair().then(listenTls, (err: unknown) => storage.retryLater('TLS certificate (HTTPS is off)', err, async () => listenTls(await tlsPair())));
   }
+  return { server, httpPort, httpsPort: () => httpsPort, budget, doors, rawLine };
+}
+type Http = Awaited<ReturnType<typeof startHttp>>;
+
+/** The shared printers' raw ports, kept in step with the settings and the printers; stops: the watches, then the ports. */
+async function startRawPorts(ctx: StartContext, { settings }: Stored, { registry, runtimes }: Printing, { spooler }: Spooling, { budget, doors, rawLine }: Http): Promise<void> {
+  const { options, logger, started, warnings } = ctx;
   const rawPorts = new RawPorts({
     host: options.host,
     findPrinter: (path) => registry.find(path),
@@ -395,36 +484,35 @@ async function startParts(options: DaemonOptions, logger: Logger, announce: (lin
   started.push('raw port settings watch', settings.onChange(syncRawPorts));
   started.push('raw port printers watch', registry.onChange(syncRawPorts));
   await rawPorts.sync(registry.list());
-  const ippPort = options.ippPort === null ? null : await listenIpp(server, options.host, options.ippPort, warnings, logger);
-  if (ippPort !== null) announce(`listening on ipp://${options.host}:${ippPort}`);
-  const advertiser = options.mdns ? advertise(settings.value.deviceId, httpPort, httpsPort, warnings, logger) : null;
+}
+
+/** mDNS: the device and its shared printers advertised (when mDNS is on); stops: the watches, then the advertiser. */
+function startAdvertising(ctx: StartContext, { settings }: Stored, { registry }: Printing, ports: { ippPort: number | null; httpPort: number; httpsPort: number | null }): void {
+  const { options, logger, started, warnings } = ctx;
+  const advertiser = options.mdns ? advertise(settings.value.deviceId, ports.httpPort, ports.httpsPort, warnings, logger) : null;
   started.push('mDNS advertiser', () => advertiser?.stop());
   const deviceServices = advertiser?.services ?? [];
   const advertisePrinters = () => {
-    const ports = { ippPort, httpPort, httpsPort, deviceId: settings.value.deviceId, hostName: `printproxy-${settings.value.deviceId}.local` };
-    advertiser?.update([...deviceServices, ...printerServices(registry.list(), (p) => languageOf(p).name, ports)]);
+    const all = { ...ports, deviceId: settings.value.deviceId, hostName: `printproxy-${settings.value.deviceId}.local` };
+    advertiser?.update([...deviceServices, ...printerServices(registry.list(), (p) => languageOf(p).name, all)]);
   };
   advertisePrinters();
   if (advertiser) {
     started.push('advertised settings watch', settings.onChange(advertisePrinters));
     started.push('advertised printers watch', registry.onChange(advertisePrinters));
   }
-  fleet = await openFleet({
-    dir: fleetDir, settings: fleetSettings, dispatcher: new ApiDispatcher(routes, logger), bus, job: (jobId) => spooler.get(jobId),
-    maxBodyBytes: () => settings.value.maxBodyBytes, connect: mqttConnect, bootId, version: build.version, logger, now: Date.now, random: Math.random,
-  }, warnings);
-  fleet?.start();
-  const fleetBridge = fleet;
-  started.push('fleet bridge', () => fleetBridge?.stop());
+}
 
-  return {
-    httpPort,
-    httpsPort,
-    ippPort,
-    events: bus,
-    /** Stops every part in reverse order of start. */
-    stop: () => started.unwind(),
-  };
+/** The fleet's MQTT bridge over the same routes (a warning when it cannot open); stops: the bridge. */
+async function startFleet(ctx: StartContext, { fleetDir, fleetSettings, settings }: Stored, { bus, bootId }: Events, { spooler }: Spooling, routes: Route[], version: string): Promise<FleetBridge | null> {
+  const { logger } = ctx;
+  const fleet = await openFleet({
+    dir: fleetDir, settings: fleetSettings, dispatcher: new ApiDispatcher(routes, logger), bus, job: (jobId) => spooler.get(jobId),
+    maxBodyBytes: () => settings.value.maxBodyBytes, connect: mqttConnect, bootId, version, logger, now: Date.now, random: Math.random,
+  }, ctx.warnings);
+  fleet?.start();
+  ctx.started.push('fleet bridge', () => fleet?.stop());
+  return fleet;
 }
 
 /** The start-up line of an unclaimed device: where to set its first API key (the console's page, or the route). */

@@ -1,15 +1,19 @@
 // Runs test/usb-kernel/*.guest.ts inside a qemu guest with a real kernel USB stack (dummy_hcd, the printer gadget
 // function, usblp): boots the installed Debian kernel with a cached initramfs, shares the host's root read-only over
-// 9p, and streams the tests' TAP output back from the serial console; exits with their status.
+// 9p, and streams the tests' TAP output back from the serial console; exits with their status. The tests run on the
+// shipped runtime, like the host suite: the x64 executable's Node 24 in the Debian 13 test root (scripts/shipped-runtime.mjs),
+// which the guest enters with the repository, its node_modules and its .cache bound in at the same paths.
 // Usage: node scripts/usb-kernel/run.mjs [path filters...]
 // Boots twice: with udevd for every file, then
 // without udevd for the *hotplug* files (both modes of src/usb/hotplug-mode.ts).
 // Env: USB_KERNEL_EXEC='<command>' runs that instead of the tests (to look around); USB_KERNEL_UDEVD=0 (or 1) boots once, without (with) udevd; USB_KERNEL_SMP (2), USB_KERNEL_MEM_MB (1024), USB_KERNEL_CPU (Nehalem: under qemu's default qemu64 model, Node's V8 crashes at random, SIGSEGV, SIGTRAP, or wasm 'unreachable' and 'out of bounds' in zxing), USB_KERNEL_LIMIT_S (1800: a hang guard; the suite takes about 10 min alone), USB_KERNEL_TCG_THREAD (single: with multi-threaded TCG, V8 in the guest crashes every few runs).
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { findKernel, initramfs } from './initramfs.mjs';
+import { testRoot } from '../shipped-runtime.mjs';
+import { targetNode } from '../../firmware/targets.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const CACHE = join(ROOT, '.cache', 'usb-kernel');
@@ -36,7 +40,21 @@ function main() {
   const ramfs = initramfs(kernel, join(import.meta.dirname, 'init.sh'), CACHE);
   console.log(`# usb-kernel: kernel ${kernel.version}, initramfs ${ramfs.built ? 'built' : 'cached'} in ${Date.now() - started} ms (${ramfs.modules.map((m) => m.name).join(' ')})`);
   mkdirSync(CACHE, { recursive: true });
-  void runPasses(passes(files), kernel, ramfs).then((code) => process.exit(code));
+  const shipped = shippedRoot();
+  void runPasses(passes(files), kernel, ramfs, shipped).then((code) => process.exit(code));
+}
+
+/**
+ * The Debian 13 test root (made when missing) as the host sees it, the folders bound into it at their own paths (the
+ * repository, and the real folders of node_modules and .cache when they are links out of it; their mount points made
+ * here, as the guest sees the root read-only), and the Node that runs the tests there.
+ */
+function shippedRoot() {
+  const dir = realpathSync(testRoot());
+  const real = [ROOT, realpathSync(join(ROOT, 'node_modules')), realpathSync(join(ROOT, '.cache'))];
+  const binds = [...new Set(real)].filter((path) => path === ROOT || !path.startsWith(`${ROOT}/`));
+  for (const path of binds) mkdirSync(join(dir, path), { recursive: true });
+  return { dir, binds, node: targetNode('x64') };
 }
 
 /**
@@ -56,20 +74,20 @@ function passes(files) {
   ].filter((p) => p.files.length > 0);
 }
 
-async function runPasses(list, kernel, ramfs) {
+async function runPasses(list, kernel, ramfs, shipped) {
   let worst = 0;
   for (const pass of list) {
     console.log(`# usb-kernel: boot ${pass.udevd ? 'with' : 'without'} udevd: ${pass.files.join(' ')}`);
-    const code = await boot(pass, kernel, ramfs);
+    const code = await boot(pass, kernel, ramfs, shipped);
     if (code !== 0) worst = code;
   }
   return worst;
 }
 
 /** Boots the guest once to run `pass.files`; resolves with their exit status (1 when the guest ends without one). */
-function boot(pass, kernel, ramfs) {
+function boot(pass, kernel, ramfs, shipped) {
   const runScript = join(CACHE, `run-${process.pid}-${pass.udevd ? 'udevd' : 'no-udevd'}.sh`);
-  writeFileSync(runScript, guestScript(pass.files, pass.udevd));
+  writeFileSync(runScript, guestScript(pass.files, pass.udevd, shipped.node));
   const smp = process.env.USB_KERNEL_SMP ?? '2';
   const args = [
     '-nographic', '-no-reboot',
@@ -81,7 +99,7 @@ function boot(pass, kernel, ramfs) {
     // 30 zxing reads, every run; none in 30 with one thread), ~1.6x slower
     '-smp', smp, '-accel', `tcg,thread=${process.env.USB_KERNEL_TCG_THREAD ?? 'single'}`,
     '-kernel', kernel.image, '-initrd', ramfs.path,
-    '-append', `console=ttyS0 quiet loglevel=3 oops=panic panic=-1 ppd.run=${runScript} ppd.root=${ROOT}`,
+    '-append', `console=ttyS0 quiet loglevel=3 oops=panic panic=-1 ppd.run=${runScript} ppd.newroot=${shipped.dir} ppd.binds=${shipped.binds.join(',')}`,
     '-virtfs', 'local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap',
     '-nic', 'none',
   ];
@@ -118,15 +136,15 @@ function boot(pass, kernel, ramfs) {
   });
 }
 
-/** The script the guest runs chrooted in the host's root: udevd (unless told not), then node:test on `files`. */
-function guestScript(files, udevd) {
+/** The script the guest runs chrooted in the test root: udevd (unless told not), then node:test on `files` with `node`. */
+function guestScript(files, udevd, node) {
   return [
     'export HOME=/tmp PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
     // udevadm refuses to act in a chroot unless told
     `export SYSTEMD_IGNORE_CHROOT=1 USB_KERNEL_GUEST=1 USB_KERNEL_UDEVD=${udevd ? 1 : 0}`,
     `cd ${ROOT}`,
     udevd ? '[ -x /lib/systemd/systemd-udevd ] && /lib/systemd/systemd-udevd --daemon && udevadm trigger --action=add && udevadm settle' : ': no udevd',
-    process.env.USB_KERNEL_EXEC ? `exec ${process.env.USB_KERNEL_EXEC}` : `exec ${process.execPath} --import tsx --test --test-reporter=tap --test-concurrency=1 --test-timeout=${process.env.USB_KERNEL_TEST_TIMEOUT_MS ?? 300000} ${files.join(' ')}`,
+    process.env.USB_KERNEL_EXEC ? `exec ${process.env.USB_KERNEL_EXEC}` : `exec ${node} --import tsx --test --test-reporter=tap --test-concurrency=1 --test-timeout=${process.env.USB_KERNEL_TEST_TIMEOUT_MS ?? 300000} ${files.join(' ')}`,
     '',
   ].join('\n');
 }

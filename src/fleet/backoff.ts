@@ -1,4 +1,5 @@
-// Reconnect delays with exponential backoff and full jitter (fleet.md "Offline and reconnects").
+// Reconnect delays with exponential backoff and full jitter (fleet.md "Offline and reconnects"), by the one backoff.
+import { backoffDelay } from '../util/backoff';
 
 /** Longest wait between two attempts, ms. */
 export const MAX_BACKOFF_MS = 60_000;
@@ -13,9 +14,9 @@ export class Backoff {
 
   /** The wait before the next attempt, ms; counts the attempt. */
   nextDelayMs(): number {
-    const ceiling = Math.min(MAX_BACKOFF_MS, this.baseMs * 2 ** Math.min(this.attempt, 30));
+    const delay = backoffDelay({ baseMs: this.baseMs, capMs: MAX_BACKOFF_MS, jitter: 'full' }, this.attempt, this.random);
     this.attempt += 1;
-    return Math.floor(this.random() * ceiling);
+    return delay;
   }
 
   /** Called when a connection ends after lasting `lastedMs`: a stable one starts the count again. */

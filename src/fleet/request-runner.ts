@@ -5,6 +5,7 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { AppError } from '../errors';
 import type { Logger } from '../log';
 import type { ApiDispatcher, CallAnswer, ResolvedCall } from '../http/api-dispatch';
+import type { Route } from '../http/route';
 import { FleetRequestSchema, type FleetRequest, type FleetSettings } from '../schemas/fleet';
 import type { AnswerEntry, AnswerLog, ReplyRoute } from './answer-log';
 import type { FleetTopics } from './fleet-topics';
@@ -27,16 +28,17 @@ export interface RequestRunnerDeps {
   now: () => number;
 }
 
-/** Routes that write credentials: refused over MQTT (403), so a broker cannot take the device over (besides routes whose `fleet` flag refuses them). */
-export function refusedOverMqtt(method: string, routePath: string): boolean {
-  if (method === 'post' && (routePath === '/settings/api-key' || routePath === '/setup')) return true;
-  if (method === 'put' && (routePath === '/fleet' || routePath === '/extensions/settings')) return true;
-  return method !== 'get' && (routePath === '/shares' || routePath.startsWith('/shares/'));
+/** True for the routes that create jobs (the route table flags them `deduplicated`): spooled, de-duplicated, answered once. */
+export function createsJobs(route: Route): boolean {
+  return route.fleet !== undefined && 'deduplicated' in route.fleet;
 }
 
-/** True for the routes that create jobs (prints and test prints): spooled, de-duplicated, answered once. */
-export function createsJobs(method: string, routePath: string): boolean {
-  return method === 'post' && (routePath === '/print/{target}' || routePath === '/print/{target}/test');
+/** Why the route table refuses `route` over MQTT for a request with this JSON `body`, or null when it is reachable. */
+export function fleetRefusal(route: Route, body: unknown): string | null {
+  if (!route.fleet) return null;
+  if ('refused' in route.fleet) return route.fleet.refused;
+  if ('refusedIf' in route.fleet) return route.fleet.refusedIf(body);
+  return null;
 }
 
 /** Handles P/req messages one at a time (MQTT.js calls handleMessage in order); `done` is the PUBACK. */
@@ -69,16 +71,13 @@ export class RequestRunner {
     } catch (err) {
       return this.refuse(route, err);
     }
-    const method = request.method.toLowerCase();
-    if (createsJobs(method, call.route.path)) return this.runJob(call, request, route);
+    if (createsJobs(call.route)) return this.runJob(call, request, route);
     this.deps.send(route, await this.execute(call, call.route.fleetKey ? keyedById(request) : request, request.body));
   }
 
   private checkReachable(call: ResolvedCall, request: FleetRequest): void {
-    const method = request.method.toLowerCase();
     if (call.route.binaryResponse) throw new AppError('NOT_FOUND', `${call.module} does not answer JSON; it is not reachable over MQTT`);
-    if (refusedOverMqtt(method, call.route.path)) throw new AppError('FORBIDDEN', `${request.method.toUpperCase()} ${call.module} writes credentials and is refused over MQTT`);
-    const refusal = call.route.fleet === false ? 'it is reached over HTTP with the key only' : typeof call.route.fleet === 'function' ? call.route.fleet(request.body) : null;
+    const refusal = fleetRefusal(call.route, request.body);
     if (refusal !== null) throw new AppError('FORBIDDEN', `${request.method.toUpperCase()} ${call.module} is refused over MQTT: ${refusal}`);
     const size = request.body === undefined ? 0 : Buffer.byteLength(JSON.stringify(request.body));
     if (size > this.deps.maxBodyBytes()) throw new AppError('PAYLOAD_TOO_LARGE', `the body is ${size} bytes; at most ${this.deps.maxBodyBytes()} (maxBodyBytes)`);

@@ -1,5 +1,5 @@
 // API key check in constant time, with per-address brute-force limiting; an unclaimed device (no key yet) refuses every key.
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../errors';
 import type { FailureLimiter } from './rate-limiter';
 
@@ -48,8 +48,9 @@ export class ApiAuth {
   private matches(key: string, presented: string): boolean {
     if (key !== this.digestOf) {
       this.digestOf = key;
-      this.digest = createHash('sha256').update(key).digest();
+      this.digest = hash('sha256', key, 'buffer');
     }
-    return timingSafeEqual(createHash('sha256').update(presented).digest(), this.digest);
+    // the one-shot hash: no Hash object per request
+    return timingSafeEqual(hash('sha256', presented, 'buffer'), this.digest);
   }
 }

@@ -3,7 +3,7 @@ import type { TSchema } from '@sinclair/typebox';
 import type { ErrorCode } from '../errors';
 import { ERROR_STATUS } from './error-status';
 import type { Route, RouteCallback } from './route';
-import { API_PREFIX } from './server';
+import { API_PREFIX } from './exchange';
 
 /** A WebSocket the document describes beside the operations (OpenAPI has no WebSocket object: an `x-websockets` extension). */
 export interface WebSocketDoc {

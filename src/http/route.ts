@@ -47,6 +47,20 @@ export interface RouteCallback {
   responses: Record<string, string>;
 }
 
+/**
+ * How the fleet's MQTT reaches a route: `refused` (403) with the reason; `refusedIf` a reason for this request's JSON body
+ * (403), or null to let it through; `deduplicated`, it creates jobs: spooled, de-duplicated by its idempotency key,
+ * answered once (fleet.md "Exactly once").
+ */
+export type FleetAccess = { refused: string } | { refusedIf: (body: unknown) => string | null } | { deduplicated: true };
+
+/** A route's flag for the fleet's routes that write credentials: a broker must not take the device over. */
+export const CREDENTIALS: FleetAccess = { refused: 'it writes credentials' };
+/** A route's flag for the fleet's routes reached over HTTP with the key only. */
+export const HTTP_ONLY: FleetAccess = { refused: 'it is reached over HTTP with the key only' };
+/** A route's flag for the routes that create jobs. */
+export const DEDUPLICATED: FleetAccess = { deduplicated: true };
+
 /** One API operation. */
 export interface Route {
   method: Method;
@@ -70,11 +84,8 @@ export interface Route {
    * memory, exempt from maxBodyBytes and the memory budget; the handler stores it. HTTP only (the fleet sends JSON).
    */
   streamBody?: boolean;
-  /**
-   * Over the fleet's MQTT: absent, reachable; false, refused (403); a function, given the request's JSON body, says why
-   * this request is refused (403), or null to let it through.
-   */
-  fleet?: false | ((body: unknown) => string | null);
+  /** How the fleet's MQTT reaches this route; absent, as any request (fleet.md). */
+  fleet?: FleetAccess;
   /**
    * Over the fleet's MQTT, a request without an Idempotency-Key header gets `fleet-id:<its request id>` as one, so that
    * the broker delivering it again is the same request (POST /system/update never installs twice).

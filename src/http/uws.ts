@@ -1,14 +1,13 @@
 // The uWebSockets.js native addon for the running Node's ABI, loaded straight from its .node file (no JS fallback).
 import { dirname, join } from 'node:path';
-// the types of uWS 20.30 (ABI 115): the 20.57 build (ABI 137) has the same surface plus a few additions
-import type * as UwsTypes from '@trufflesuite/uws-js-unofficial';
+import type * as UwsTypes from '@btc-vision/uwebsockets.js';
 import { dlopenNative, findNative, type NativeSearch } from '../native/load-native';
 import { currentRuntime, uwsBuildFor, type UwsBuild } from '../native/uws-builds';
 
 /** The uWS module surface we use. */
 export type Uws = typeof UwsTypes;
 /** The uWS types the server code uses, re-exported so only this file names the package. */
-export type { HttpRequest, HttpResponse, TemplatedApp, WebSocket, us_listen_socket, us_socket_context_t } from '@trufflesuite/uws-js-unofficial';
+export type { HttpRequest, HttpResponse, TemplatedApp, WebSocket, us_listen_socket, us_socket_context_t } from '@btc-vision/uwebsockets.js';
 
 /** Loads the uWS addon for this platform, arch and Node ABI; throws UnsupportedRuntimeError for a Node it has no
  * build for, or an error naming the file it needed when that file is absent or cannot load. */

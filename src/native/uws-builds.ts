@@ -1,8 +1,8 @@
-// Which uWebSockets.js build serves which Node ABI: the npm package holding its `.node` files and the arches it has.
+// Which uWebSockets.js build serves which Node ABI: uWS 20.57's npm package, which holds a `.node` file per ABI and arch.
 import { UnsupportedRuntimeError } from '../errors';
 
 /** A uWS build for one Node ABI: its npm package, the folder of the `.node` files (relative to the package's main
- * script), the Node major it is for, the Linux arches it ships, and whether it answers every request head. */
+ * script), the Node major it is for, and the Linux arches it ships. */
 export interface UwsBuild {
   pkg: string;
   folderFromMain: string;
@@ -10,10 +10,13 @@ export interface UwsBuild {
   arches: readonly string[];
 }
 
-/** The uWS builds by Node ABI (`process.versions.modules`): 115 is Node 20, 137 is Node 24 (glibc >= 2.38). */
+const UWS_20_57 = { pkg: '@btc-vision/uwebsockets.js', folderFromMain: '.', arches: ['x64', 'arm64'] } as const;
+
+/** The uWS builds by Node ABI (`process.versions.modules`): 127 is Node 22, 137 Node 24, 141 Node 25; all need glibc >= 2.38. */
 export const UWS_BUILDS: Readonly<Record<string, UwsBuild>> = {
-  '115': { pkg: '@trufflesuite/uws-js-unofficial', folderFromMain: '../binaries', nodeMajor: 20, arches: ['x64', 'arm64', 'arm'] },
-  '137': { pkg: '@btc-vision/uwebsockets.js', folderFromMain: '.', nodeMajor: 24, arches: ['x64', 'arm64'] },
+  '127': { ...UWS_20_57, nodeMajor: 22 },
+  '137': { ...UWS_20_57, nodeMajor: 24 },
+  '141': { ...UWS_20_57, nodeMajor: 25 },
 };
 
 /** The running runtime as far as the uWS choice goes (values of process.version, .versions.modules, .platform, .arch). */
@@ -28,7 +31,7 @@ export interface Runtime {
 export function uwsBuildFor(runtime: Runtime): { build: UwsBuild; fileName: string } {
   const build = UWS_BUILDS[runtime.abi];
   if (!build) {
-    const supported = Object.entries(UWS_BUILDS).map(([abi, b]) => `Node ${b.nodeMajor} (ABI ${abi})`).join(' or ');
+    const supported = Object.entries(UWS_BUILDS).map(([abi, b]) => `Node ${b.nodeMajor} (ABI ${abi})`).join(', ');
     throw new UnsupportedRuntimeError(`no uWebSockets.js build for Node ${runtime.nodeVersion} (ABI ${runtime.abi}): printproxyd runs on ${supported}`);
   }
   if (!build.arches.includes(runtime.arch)) {

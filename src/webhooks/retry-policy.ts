@@ -1,4 +1,5 @@
 // How long a webhook waits between attempts and how long it keeps trying (events.md: 1 s doubling to 1 h, for 24 h).
+import { backoffDelay } from '../util/backoff';
 
 /** Delivery limits, in milliseconds; the daemon's defaults come from cli.ts (PRINTPROXY_WEBHOOK_* env). */
 export interface WebhookPolicy {
@@ -14,6 +15,5 @@ export interface WebhookPolicy {
 
 /** Delay before retry number `attempt` (1 = after the first failure): base·2^(attempt−1) capped, then jittered into its upper half. */
 export function retryDelay(policy: WebhookPolicy, attempt: number, random: () => number): number {
-  const nominal = Math.min(policy.retryCapMs, policy.retryBaseMs * 2 ** Math.max(0, attempt - 1));
-  return Math.round(nominal / 2 + (random() * nominal) / 2);
+  return backoffDelay({ baseMs: policy.retryBaseMs, capMs: policy.retryCapMs, jitter: 'upper-half' }, attempt - 1, random);
 }

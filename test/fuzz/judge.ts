@@ -24,6 +24,7 @@ export function judge(req: FuzzRequest, rendered: RenderedRequest, outcome: RawO
   if (outcome.kind === 'timeout') return fail(`no answer and no close within ${Math.round(outcome.ms)} ms (hang)`);
   if (outcome.kind === 'closed' && isF1(req, outcome.error)) return { kind: 'known-finding', id: 'F1' };
   if (outcome.kind === 'closed') return req.protocol ? OK : fail(`connection closed without an answer${outcome.error ? ` (${outcome.error})` : ''}`);
+  if (req.protocol && isUwsRefusal(outcome)) return OK;
   if (outcome.status >= 500) return judgeServerError(req, outcome);
   if (outcome.status < 200 || (outcome.status >= 300 && outcome.status < 400)) return fail(`status ${outcome.status} is neither 2xx nor 4xx`);
   if (req.method === 'HEAD' || req.method === 'OPTIONS' || outcome.status === 204) return OK;
@@ -51,6 +52,11 @@ function judgeServerError(req: FuzzRequest, outcome: Extract<RawOutcome, { kind:
   const printRoute = req.method === 'POST' && typeof req.segments[0] === 'string' && (req.segments[0] === 'print' || req.segments[0] === 'preview');
   if (printRoute && DOCUMENTED_5XX[outcome.status]?.includes(message)) return { kind: 'documented-5xx' };
   return fail(`5xx: ${outcome.status} ${JSON.stringify(message)}`);
+}
+
+/** uWS's own refusal of a head it will not parse (issue 35, decided): 400, 431 or 505, HTML, with Connection: close. */
+function isUwsRefusal(outcome: Extract<RawOutcome, { kind: 'response' }>): boolean {
+  return [400, 431, 505].includes(outcome.status) && outcome.headers.connection?.toLowerCase() === 'close' && !outcome.headers['content-type']?.includes('json');
 }
 
 /** A preview's PNG (POST /preview/{target}, 200 image/png). */

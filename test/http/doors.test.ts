@@ -1,10 +1,10 @@
-// Every door of the HTTP server (the API's HTTP and HTTPS listeners, the IPP port) on this runtime, all behind the front:
-// request heads capped at 64 KiB with a 431, and requests pipelined behind an asynchronous answer answered, in order.
+// Every door of the HTTP server (the API's HTTP and HTTPS listeners, the IPP port), uWS alone on each: request heads capped
+// at uWS's 4 KiB with a 431 and close, and a request pipelined behind an asynchronous answer either answered in order or
+// the connection closed (decided in issue 35), never a hang.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ensureTlsPair } from '../../src/device/tls-cert';
 import type { Route } from '../../src/http/route';
-import { currentRuntime } from '../../src/native/uws-builds';
 import { tempDir } from '../helpers/temp-dir';
 import { startHttpServer, TEST_KEY, type FixtureServer } from './http-server-fixture';
 import { rawExchange } from './raw-http';
@@ -48,35 +48,38 @@ const KEY = `X-API-Key: ${TEST_KEY}\r\n`;
 const post = (door: (typeof doors)[number]) => `POST ${door.path} HTTP/1.1\r\nHost: a\r\n${KEY}Content-Type: ${door.type}\r\nContent-Length: ${door.body.length}\r\n\r\n${door.body}`;
 const get = (path: string, extra = '') => `GET ${path} HTTP/1.1\r\nHost: a\r\n${KEY}${extra}\r\n`;
 
-test('a POST with an asynchronous answer and a GET pipelined behind it in one write: both answered, in order, on every door', async () => {
+test('a POST with an asynchronous answer and a GET pipelined behind it in one write: answered in order, or the connection closes, on every door', async () => {
   for (const door of doors) {
     const outcome = await rawExchange(door.port, post(door) + get(door.path.startsWith('/ipp') ? '/ipp/icon.png' : '/api/v1/status'), { answers: 2, tls: door.tls });
-    assert.deepEqual(outcome.responses.map((r) => r.status), [200, 200], door.name);
-    assert.equal(outcome.closed, false, door.name);
+    const statuses = outcome.responses.map((r) => r.status);
+    assert.deepEqual(statuses, [200, 200].slice(0, statuses.length), door.name);
+    assert.ok(statuses.length === 2 || outcome.closed, `${door.name}: neither answered nor closed`);
   }
 });
 
-test('a request head over 64 KiB, whole or still arriving, as the first or a later request: 431 and close, on every door', async () => {
+test('a request head over 4 KiB, whole or still arriving, as the first or a later request: 431 and close, on every door', async () => {
   const big = `X-Big: ${'b'.repeat(70_000)}\r\n`;
   for (const door of doors) {
     const icon = door.path.startsWith('/ipp') ? '/ipp/icon.png' : '/api/v1/status';
-    for (const [what, bytes, statuses] of [
-      ['whole', get(icon, big), [431]],
-      ['arriving', get(icon, big).slice(0, 69_000), [431]],
-      ['no line end', `GET /${'a'.repeat(70_000)}`, [431]],
-      ['after a request', get(icon) + get(icon, big), [200, 431]],
+    for (const [what, bytes] of [
+      ['whole', get(icon, big)],
+      ['arriving', get(icon, big).slice(0, 69_000)],
+      ['no line end', `GET /${'a'.repeat(70_000)}`],
+      ['after a request', get(icon) + get(icon, big)],
     ] as const) {
-      const outcome = await rawExchange(door.port, bytes, { answers: statuses.length, close: true, tls: door.tls });
-      assert.deepEqual(outcome.responses.map((r) => r.status), statuses, `${door.name}, ${what}`);
+      const outcome = await rawExchange(door.port, bytes, { answers: 2, close: true, tls: door.tls });
+      const statuses = outcome.responses.map((r) => r.status);
+      // a request in the same packet before the long head may lose its answer: uWS refuses the packet
+      assert.equal(statuses.at(-1), 431, `${door.name}, ${what}: ${JSON.stringify(statuses)}`);
+      assert.ok(statuses.slice(0, -1).every((s) => s === 200), `${door.name}, ${what}`);
     }
   }
 });
 
-test('a head under the limit is served on every door (60 KB; 3 KB on uWS 20.57, which takes heads up to 4 KiB)', async () => {
-  const size = currentRuntime().abi === '137' ? 3000 : 60_000;
+test('a head under the limit (3 KB) is served on every door', async () => {
   for (const door of doors) {
     const icon = door.path.startsWith('/ipp') ? '/ipp/icon.png' : '/api/v1/status';
-    const outcome = await rawExchange(door.port, get(icon, `X-Big: ${'b'.repeat(size)}\r\n`), { answers: 1, tls: door.tls });
+    const outcome = await rawExchange(door.port, get(icon, `X-Big: ${'b'.repeat(3000)}\r\n`), { answers: 1, tls: door.tls });
     assert.equal(outcome.responses[0].status, 200, door.name);
   }
 });

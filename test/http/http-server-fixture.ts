@@ -2,7 +2,6 @@
 import http from 'node:http';
 import { ApiAuth } from '../../src/http/auth';
 import { FailureLimiter } from '../../src/http/rate-limiter';
-import { frontForRuntime } from '../../src/http/http1-front';
 import { HttpServer, type HttpServerDeps } from '../../src/http/server';
 import { loadUws, type Uws } from '../../src/http/uws';
 import { silentLogger } from '../../src/log';
@@ -31,7 +30,6 @@ export async function startHttpServer(deps: Partial<HttpServerDeps> = {}): Promi
     policy,
     budget: new MemoryBudget(() => policy.maxBodyBytes()),
     logger: silentLogger,
-    front: frontForRuntime(silentLogger),
     ...deps,
   });
   const port = await server.listen('127.0.0.1', 0);

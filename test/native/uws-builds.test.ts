@@ -1,4 +1,5 @@
-// The uWS build is chosen by the running Node's ABI: 115 (Node 20) and 137 (Node 24); any other is refused by name.
+// The uWS build is chosen by the running Node's ABI: uWS 20.57's addon for 127 (Node 22), 137 (Node 24) or 141 (Node 25);
+// any other (Node 20's 115 among them) is refused by name.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -7,19 +8,16 @@ import { UnsupportedRuntimeError } from '../../src/errors';
 import { UWS_BUILDS, uwsBuildFor } from '../../src/native/uws-builds';
 import { dlopenNative } from '../../src/native/load-native';
 
-test('Node 20 (ABI 115) gets uWS 20.30 and Node 24 (ABI 137) gets uWS 20.57, by file name', () => {
-  const node20 = uwsBuildFor({ nodeVersion: 'v20.20.2', abi: '115', platform: 'linux', arch: 'arm' });
-  assert.equal(node20.fileName, 'uws_linux_arm_115.node');
-  assert.equal(node20.build.pkg, '@trufflesuite/uws-js-unofficial');
+test('Node 24 (ABI 137) gets uWS 20.57, by file name', () => {
   const node24 = uwsBuildFor({ nodeVersion: 'v24.21.0', abi: '137', platform: 'linux', arch: 'arm64' });
   assert.equal(node24.fileName, 'uws_linux_arm64_137.node');
   assert.equal(node24.build.pkg, '@btc-vision/uwebsockets.js');
 });
 
-test('any other ABI is refused with a message naming the Node, its ABI and the Nodes that work', () => {
+test('any other ABI (Node 20) is refused with a message naming the Node, its ABI and the Nodes that work', () => {
   assert.throws(
-    () => uwsBuildFor({ nodeVersion: 'v22.12.0', abi: '127', platform: 'linux', arch: 'x64' }),
-    (err: unknown) => err instanceof UnsupportedRuntimeError && err.message === 'no uWebSockets.js build for Node v22.12.0 (ABI 127): printproxyd runs on Node 20 (ABI 115) or Node 24 (ABI 137)',
+    () => uwsBuildFor({ nodeVersion: 'v20.20.2', abi: '115', platform: 'linux', arch: 'x64' }),
+    (err: unknown) => err instanceof UnsupportedRuntimeError && err.message === 'no uWebSockets.js build for Node v20.20.2 (ABI 115): printproxyd runs on Node 22 (ABI 127), Node 24 (ABI 137), Node 25 (ABI 141)',
   );
 });
 

@@ -18,7 +18,7 @@ after(() => pool?.close());
 test('the bundled worker code renders a PDF with wasm handed over as bytes', async () => {
   const out = await build({
     entryPoints: [join(__dirname, '..', '..', 'src', 'render', 'render-worker.ts')],
-    bundle: true, platform: 'node', target: 'node20', format: 'cjs', write: false, minify: true, logLevel: 'silent',
+    bundle: true, platform: 'node', target: 'node22', format: 'cjs', write: false, minify: true, logLevel: 'silent',
     alias: { '@embedpdf/pdfium': requireCjs.resolve('@embedpdf/pdfium').replace(/index\.js$/, 'index.cjs') },
   });
   const code = out.outputFiles[0].text;

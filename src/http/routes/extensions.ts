@@ -2,7 +2,7 @@
 import { ExtensionSettingsListSchema, type ExtensionSettings } from '../../schemas/settings';
 import type { SettingsStore } from '../../settings/settings-store';
 import { isMask, maskExtension } from '../../settings/masking';
-import type { Route } from '../route';
+import { CREDENTIALS, type Route } from '../route';
 
 /** GET/PUT /extensions/settings. */
 export function extensionRoutes(settings: SettingsStore): Route[] {
@@ -13,7 +13,7 @@ export function extensionRoutes(settings: SettingsStore): Route[] {
       handler: () => ({ message: 'Extension settings retrieved.', content: settings.value.extensions.map(maskExtension) }),
     },
     {
-      method: 'put', path: '/extensions/settings', tag: 'settings', summary: 'Replace every extension setting (a masked secret keeps the stored one)',
+      method: 'put', path: '/extensions/settings', tag: 'settings', fleet: CREDENTIALS, summary: 'Replace every extension setting (a masked secret keeps the stored one)',
       body: ExtensionSettingsListSchema, response: ExtensionSettingsListSchema, responses: { 507: 'Device cannot store the change' },
       handler: async (req) => {
         const next = keepMaskedSecrets(req.body as ExtensionSettings[], settings.value.extensions);

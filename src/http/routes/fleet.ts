@@ -1,6 +1,6 @@
 // Fleet settings routes (fleet.md): GET /fleet (secrets masked) and PUT /fleet (the whole object, applied at once).
 import { FleetSettingsPutSchema, FleetSettingsSchema, type FleetSettings, type FleetSettingsPut } from '../../schemas/fleet';
-import type { Route } from '../route';
+import { CREDENTIALS, type Route } from '../route';
 
 /** The fleet settings as the routes use them (the fleet's settings store). */
 export interface FleetSettingsAccess {
@@ -30,7 +30,7 @@ export function fleetRoutes(deps: FleetRouteDeps): Route[] {
       handler: () => ({ message: 'Fleet settings retrieved.', content: deps.settings.masked() }),
     },
     {
-      method: 'put', path: '/fleet', tag: 'fleet', summary: 'Replace the fleet settings and reconnect with them; `********` keeps a stored password or key',
+      method: 'put', path: '/fleet', tag: 'fleet', fleet: CREDENTIALS, summary: 'Replace the fleet settings and reconnect with them; `********` keeps a stored password or key',
       body: FleetSettingsPutSchema, response: FleetSettingsSchema,
       responses: { 507: 'Device cannot store the change' },
       handler: async (req) => {

@@ -7,7 +7,7 @@ import { jobSummary, JobSummarySchema } from '../../schemas/job';
 import { parsePrintRequest, PrintBodySchema } from '../print-request';
 import type { AllowedRoots, Submission } from '../../spooler/submission';
 import type { Spooler, SubmitOutcome } from '../../spooler/spooler';
-import type { ApiReply, Route } from '../route';
+import { DEDUPLICATED, type ApiReply, type Route } from '../route';
 
 /** Builds the test document for a printer (label, receipt or test page) as an inline submission. */
 export type TestDocumentFactory = (printer: PrinterRecord) => Promise<Pick<Submission, 'document' | 'data' | 'title'>>;
@@ -31,7 +31,7 @@ const PRINT_QUERY = [
 export function printRoutes(deps: PrintRouteDeps): Route[] {
   return [
     {
-      method: 'post', path: '/print/{target}', tag: 'print', summary: 'Print a document on a printer path, URI or tag_ alias',
+      method: 'post', path: '/print/{target}', tag: 'print', fleet: DEDUPLICATED, summary: 'Print a document on a printer path, URI or tag_ alias',
       body: PrintBodySchema, rawBody: true, largeField: 'content', query: PRINT_QUERY,
       response: Type.Composite([JobSummarySchema, Type.Object({ jobs: Type.Optional(Type.Array(JobSummarySchema)) })]),
       responses: { 201: 'Job accepted (wait: false)', 404: 'Printer not found', 502: 'Print failed', 503: 'Printer is not ready, or the device is busy (too many jobs waiting)', 507: 'The job could not be stored on the device' },
@@ -43,7 +43,7 @@ export function printRoutes(deps: PrintRouteDeps): Route[] {
       },
     },
     {
-      method: 'post', path: '/print/{target}/test', tag: 'print', summary: 'Print a test label, receipt or page',
+      method: 'post', path: '/print/{target}/test', tag: 'print', fleet: DEDUPLICATED, summary: 'Print a test label, receipt or page',
       query: [{ name: 'wait', description: '`false` to answer 201 with the job once it is spooled (as the fleet bridge asks)' }],
       responses: { 201: 'Test job accepted (wait=false)', 404: 'Printer not found', 502: 'Print failed', 503: 'Printer is not ready' },
       handler: async (req) => {

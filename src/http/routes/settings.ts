@@ -7,7 +7,7 @@ import { applyChange } from '../../settings/apply-change';
 import { renderWorkersOf } from '../../settings/render-workers';
 import { printerSettingsView } from '../../printers/printer-view';
 import type { PrinterRegistry } from '../../printers/registry';
-import type { Route } from '../route';
+import { CREDENTIALS, HTTP_ONLY, type Route } from '../route';
 
 /** Collaborators of the settings routes. */
 export interface SettingsRouteDeps {
@@ -51,7 +51,7 @@ export function settingsRoutes(deps: SettingsRouteDeps): Route[] {
     {
       method: 'put', path: '/settings/updates', tag: 'settings', summary: 'Whether the fleet (MQTT) may start an update by URL (updates.fromFleet, default false)',
       description: 'Written over HTTP with the key only: refused with 403 over MQTT, like the credentials, so a broker cannot turn it on.',
-      body: UpdateSettingsSchema, response: UpdateSettingsSchema, responses: { 507: 'Device cannot store the change' }, fleet: false,
+      body: UpdateSettingsSchema, response: UpdateSettingsSchema, responses: { 507: 'Device cannot store the change' }, fleet: HTTP_ONLY,
       handler: async (req) => {
         const body = req.body as UpdateSettings;
         await deps.settings.update((s) => {
@@ -61,7 +61,7 @@ export function settingsRoutes(deps: SettingsRouteDeps): Route[] {
       },
     },
     {
-      method: 'post', path: '/settings/api-key', tag: 'settings', summary: 'Regenerate the API key; the new key is returned once',
+      method: 'post', path: '/settings/api-key', tag: 'settings', summary: 'Regenerate the API key; the new key is returned once', fleet: CREDENTIALS,
       response: Type.Object({ apiKey: Type.String() }), responses: { 507: 'Device cannot store the change' },
       handler: async (req) => {
         const apiKey = generateApiKey();

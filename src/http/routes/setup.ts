@@ -1,6 +1,6 @@
 // Claim on first visit (device-image.md "Setup without a screen"): GET /setup says whether a key is set, POST /setup sets the first one.
 import { SetupBodySchema, SetupStateSchema, type SetupBody } from '../../schemas/system';
-import type { Route } from '../route';
+import { CREDENTIALS, type Route } from '../route';
 
 /** The part of the settings store the setup routes use. */
 export interface SetupAccess {
@@ -22,7 +22,7 @@ export function setupRoutes(settings: SetupAccess): Route[] {
       handler: () => ({ message: settings.claimed ? 'Device is set up.' : 'Device not set up.', content: { claimed: settings.claimed } }),
     },
     {
-      method: 'post', path: '/setup', tag: 'device', auth: false, summary: 'Set the first API key of an unclaimed device; 409 once it has one',
+      method: 'post', path: '/setup', tag: 'device', auth: false, fleet: CREDENTIALS, summary: 'Set the first API key of an unclaimed device; 409 once it has one',
       description:
         'Needs no key: answers 201 once, on a device without a key (no setup file key, no PRINTPROXY_API_KEY, nothing stored), and ' +
         'stores the key before it is in force; from then on every call needs it, and this route answers 409 (change the key with ' +

@@ -6,7 +6,7 @@ import { ShareBodySchema, ShareSchema, type Share, type ShareBody } from '../../
 import type { SettingsStore } from '../../settings/settings-store';
 import { checkSharePath, type SharePathPolicy } from '../../spooler/share-path';
 import { isMask, maskShare } from '../../settings/masking';
-import type { Route } from '../route';
+import { CREDENTIALS, type Route } from '../route';
 
 /** GET/POST /shares, PUT/DELETE /shares/{uuid}; a `sharePath` outside the share root (or on the data dir) is a 400. */
 export function shareRoutes(settings: SettingsStore, paths: SharePathPolicy): Route[] {
@@ -22,7 +22,7 @@ export function shareRoutes(settings: SettingsStore, paths: SharePathPolicy): Ro
       handler: () => ({ message: 'Shares retrieved.', content: settings.value.shares.map(maskShare) }),
     },
     {
-      method: 'post', path: '/shares', tag: 'settings', summary: 'Add a share; uuid assigned when absent',
+      method: 'post', path: '/shares', tag: 'settings', fleet: CREDENTIALS, summary: 'Add a share; uuid assigned when absent',
       body: ShareBodySchema, response: ShareSchema, responses: { 201: 'Share added', 507: 'Device cannot store the change' },
       handler: async (req) => {
         checkSharePath((req.body as ShareBody).sharePath, paths);
@@ -36,7 +36,7 @@ export function shareRoutes(settings: SettingsStore, paths: SharePathPolicy): Ro
       },
     },
     {
-      method: 'put', path: '/shares/{uuid}', tag: 'settings', summary: 'Replace a share (a masked password keeps the stored one)',
+      method: 'put', path: '/shares/{uuid}', tag: 'settings', fleet: CREDENTIALS, summary: 'Replace a share (a masked password keeps the stored one)',
       body: ShareBodySchema, response: ShareSchema, responses: { 404: 'Share not found', 507: 'Device cannot store the change' },
       handler: async (req) => {
         const existing = find(req.params.uuid);
@@ -49,7 +49,7 @@ export function shareRoutes(settings: SettingsStore, paths: SharePathPolicy): Ro
       },
     },
     {
-      method: 'delete', path: '/shares/{uuid}', tag: 'settings', summary: 'Remove a share',
+      method: 'delete', path: '/shares/{uuid}', tag: 'settings', fleet: CREDENTIALS, summary: 'Remove a share',
       response: ShareSchema, responses: { 404: 'Share not found', 507: 'Device cannot store the change' },
       handler: async (req) => {
         const existing = find(req.params.uuid);

@@ -5,7 +5,7 @@ import { AppError } from '../../errors';
 import { RebootPolicySchema, SystemStatusSchema, UPDATE_UPLOAD_QUERY, UpdateRecordSchema, UpdateRequestSchema, type RebootPolicy, type SystemStatus, type UpdateRequest } from '../../schemas/system';
 import type { UpdateAnswer, UpdateManager, UploadOptions } from '../../system/update-manager';
 import { isSemver } from '../../system/semver';
-import type { ApiReply, ApiRequest, Route } from '../route';
+import { HTTP_ONLY, type ApiReply, type ApiRequest, type Route } from '../route';
 
 /** Collaborators of the system routes. */
 export interface SystemRouteDeps {
@@ -49,10 +49,12 @@ export function systemRoutes(deps: SystemRouteDeps): Route[] {
         202: 'Update started; content is the update', 400: 'Invalid request', 403: 'Refused over MQTT (updates.fromFleet off, or allowDowngrade)',
         409: 'An update is running, or the version is not newer', 422: 'Bundle refused (content.check names the check)', 503: 'RAUC unavailable', 507: 'Not enough room on the data partition',
       },
-      fleet: (body) => {
-        if (!deps.fromFleet()) return 'updates.fromFleet is off (set it over HTTP: PUT /settings/updates)';
-        if ((body as { allowDowngrade?: unknown } | undefined)?.allowDowngrade === true) return 'a downgrade is never allowed over MQTT';
-        return null;
+      fleet: {
+        refusedIf: (body) => {
+          if (!deps.fromFleet()) return 'updates.fromFleet is off (set it over HTTP: PUT /settings/updates)';
+          if ((body as { allowDowngrade?: unknown } | undefined)?.allowDowngrade === true) return 'a downgrade is never allowed over MQTT';
+          return null;
+        },
       },
       handler: async (req) => {
         const key = req.headers['idempotency-key'] || null;
@@ -61,7 +63,7 @@ export function systemRoutes(deps: SystemRouteDeps): Route[] {
       },
     },
     {
-      method: 'post', path: '/system/reboot', tag: 'device', summary: 'Reboot the device (an installed update into its new slot)', fleet: false,
+      method: 'post', path: '/system/reboot', tag: 'device', summary: 'Reboot the device (an installed update into its new slot)', fleet: HTTP_ONLY,
       responses: { 202: 'Reboot requested', 403: 'Refused over MQTT', 503: 'The root helper cannot be asked' },
       handler: async () => {
         await deps.updates.reboot();
@@ -69,7 +71,7 @@ export function systemRoutes(deps: SystemRouteDeps): Route[] {
       },
     },
     {
-      method: 'post', path: '/system/rollback', tag: 'device', summary: 'Make the other slot primary when RAUC has it good, then reboot into it', fleet: false,
+      method: 'post', path: '/system/rollback', tag: 'device', summary: 'Make the other slot primary when RAUC has it good, then reboot into it', fleet: HTTP_ONLY,
       responses: { 202: 'Rollback requested', 403: 'Refused over MQTT', 409: 'An update runs, or the other slot is not good', 503: 'RAUC or the root helper unavailable' },
       handler: async () => {
         await deps.updates.rollback();
