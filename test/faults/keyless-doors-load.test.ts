@@ -63,7 +63,10 @@ after(async () => {
   await emulator.stop();
 });
 
-/** GET /status every 50 ms from its own address; each must answer 200 within 1 s. Returns the worst latency seen. */
+/**
+ * GET /status every 50 ms from its own address; each must answer 200, within 10 s (a bound for a loaded machine that
+ * only a hang meets, not a timing: the worst latency seen is returned and printed).
+ */
 function watchStatus(): { stop: () => Promise<{ max: number; calls: number }> } {
   let running = true;
   let max = 0;
@@ -72,11 +75,11 @@ function watchStatus(): { stop: () => Promise<{ max: number; calls: number }> } 
     while (running) {
       const started = performance.now();
       const status = await new Promise<number>((ok, fail) => {
-        const req = http.get({ host: '127.0.0.1', port: d.port, path: '/api/v1/status', headers: { 'X-API-Key': d.apiKey }, localAddress: '127.0.0.3', agent: false, timeout: 1000 }, (res) => {
+        const req = http.get({ host: '127.0.0.1', port: d.port, path: '/api/v1/status', headers: { 'X-API-Key': d.apiKey }, localAddress: '127.0.0.3', agent: false, timeout: 10_000 }, (res) => {
           res.resume();
           res.on('end', () => ok(res.statusCode ?? 0));
         });
-        req.on('timeout', () => req.destroy(new Error('GET /status: no answer within 1 s')));
+        req.on('timeout', () => req.destroy(new Error('GET /status: no answer within 10 s')));
         req.on('error', (err) => fail(new Error(`GET /status: ${err.message}`)));
       });
       assert.equal(status, 200);
