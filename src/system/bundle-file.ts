@@ -1,4 +1,5 @@
-// Bundles on the data partition: free space, and streaming bytes to a file (never held whole in memory) while hashing them.
+// Bundles on the data partition: free space, streaming bytes to a file (never held whole in memory) while hashing them,
+// and reading a part of one back.
 import { createHash, type Hash } from 'node:crypto';
 import { createReadStream, promises as fs } from 'node:fs';
 import type { Readable } from 'node:stream';
@@ -44,6 +45,16 @@ export async function hashOfPrefix(file: string, bytes: number): Promise<Hash> {
   if (bytes === 0) return hash;
   for await (const chunk of createReadStream(file, { start: 0, end: bytes - 1 })) hash.update(chunk as Buffer);
   return hash;
+}
+
+/** Fills `into` from `position` of the open bundle; BundleCheckError('payload') when the file ends first. */
+export async function readFully(handle: fs.FileHandle, into: Buffer, position: number): Promise<void> {
+  let done = 0;
+  while (done < into.length) {
+    const { bytesRead } = await handle.read(into, done, into.length - done, position + done);
+    if (bytesRead === 0) throw new BundleCheckError('payload', `the bundle ends at byte ${position + done}, before the part its signature describes`);
+    done += bytesRead;
+  }
 }
 
 /** The size of `file`, 0 when it does not exist. */

@@ -1,6 +1,7 @@
 // The manifest a RAUC bundle carries inside its CMS signature (verity bundles sign it inline), read from the bundle's tail.
 import type { promises as fs } from 'node:fs';
 import { BundleCheckError } from '../errors';
+import { readFully } from './bundle-file';
 
 /** A signature larger than this is not one RAUC made (a few certificates and the manifest). */
 const MAX_SIGNATURE_BYTES = 1024 * 1024;
@@ -17,12 +18,13 @@ export interface SignedManifest {
  */
 export async function signedManifest(handle: fs.FileHandle): Promise<SignedManifest> {
   const size = (await handle.stat()).size;
+  if (size < 8) throw refused('it is too short to carry a signature');
   const tail = Buffer.alloc(8);
-  if (size < 8 || (await handle.read(tail, 0, 8, size - 8)).bytesRead !== 8) throw refused('it is too short to carry a signature');
+  await readFully(handle, tail, size - 8);
   const signatureBytes = Number(tail.readBigUInt64BE(0));
   if (signatureBytes <= 0 || signatureBytes > MAX_SIGNATURE_BYTES || signatureBytes > size - 8) throw refused('its signature size is out of range');
   const signature = Buffer.alloc(signatureBytes);
-  await handle.read(signature, 0, signatureBytes, size - 8 - signatureBytes);
+  await readFully(handle, signature, size - 8 - signatureBytes);
   return { manifest: encapsulatedContent(signature).toString('utf8'), payloadBytes: size - 8 - signatureBytes };
 }
 

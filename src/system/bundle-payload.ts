@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { BundleCheckError } from '../errors';
+import { readFully } from './bundle-file';
 import { signedManifest } from './bundle-manifest';
 
 const BLOCK = 4096;
@@ -36,7 +37,7 @@ export async function checkBundlePayload(file: string): Promise<void> {
     const tree = Buffer.concat([...levels].reverse());
     const stored = Buffer.alloc(params.treeBytes);
     await readFully(handle, stored, dataBytes);
-    if (tree.length !== stored.length || !tree.equals(stored)) throw new BundleCheckError('payload', `the payload differs from its signed hashes near byte ${firstDifference(levels, stored, dataBytes)}`);
+    if (!tree.equals(stored)) throw new BundleCheckError('payload', `the payload differs from its signed hashes near byte ${firstDifference(levels[0], tree, stored, dataBytes)}`);
     const root = createHash('sha256').update(params.salt).update(levels[levels.length - 1]).digest();
     if (!root.equals(params.rootHash)) throw new BundleCheckError('payload', 'the bundle\'s hash tree does not match the root hash its signature covers');
   } finally {
@@ -98,23 +99,12 @@ function padded(bytes: number): number {
   return Math.max(BLOCK, Math.ceil(bytes / BLOCK) * BLOCK);
 }
 
-/** Where a computed digest first differs from the stored tree: the data byte it covers (level 0), else the tree's byte. */
-function firstDifference(levels: Buffer[], stored: Buffer, dataBytes: number): number {
-  const bottom = levels[0];
+/** Where the computed `tree` (its `bottom` level last) first differs from the stored one: the data byte a bottom digest covers, else the tree's byte. */
+function firstDifference(bottom: Buffer, tree: Buffer, stored: Buffer, dataBytes: number): number {
   const bottomAt = stored.length - bottom.length;
   for (let i = 0; i + DIGEST <= bottom.length; i += DIGEST) {
     if (!bottom.subarray(i, i + DIGEST).equals(stored.subarray(bottomAt + i, bottomAt + i + DIGEST))) return (i / DIGEST) * BLOCK;
   }
-  const tree = Buffer.concat([...levels].reverse());
   for (let i = 0; i < Math.min(tree.length, stored.length); i += 1) if (tree[i] !== stored[i]) return dataBytes + i;
   return dataBytes;
-}
-
-async function readFully(handle: fs.FileHandle, into: Buffer, position: number): Promise<void> {
-  let done = 0;
-  while (done < into.length) {
-    const { bytesRead } = await handle.read(into, done, into.length - done, position + done);
-    if (bytesRead === 0) throw new BundleCheckError('payload', `the bundle ends at byte ${position + done}, before its payload does`);
-    done += bytesRead;
-  }
 }
