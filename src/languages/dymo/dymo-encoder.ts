@@ -88,7 +88,7 @@ export function dymoEncoderWith(options: Partial<DymoEncoderOptions> = {}): Page
   };
 }
 
-/** The encoder for a printer of `dpi`: 600 → graphics mode (300 x 600), anything else → text mode at 300 dpi. */
-export function dymoEncoderFor(dpi: number): PageEncoderFactory {
+/** The 450 family's encoder for a printer of `dpi`: 600 → graphics mode (300 x 600), anything else → text mode at 300 dpi. */
+export function dymo450EncoderFor(dpi: number): PageEncoderFactory {
   return dymoEncoderWith({ dpi: dpi === 600 ? 600 : 300 });
 }

@@ -4,7 +4,7 @@ import { parseMediaSize } from '../../ipp/media-size';
 import type { PrinterRecord } from '../../schemas/printer';
 import type { TestPrintInfo } from '../printer-language';
 import { DYMO_DPI } from './dymo-commands';
-import { dymoEncoderFor } from './dymo-encoder';
+import { dymoEncoderFor, dymoFamilyOf } from './dymo-family';
 import { dymoMedia } from './dymo-media';
 
 const BORDER = 4;
@@ -55,9 +55,9 @@ export function drawDymoTestLabel(printer: Pick<PrinterRecord, 'model'>, info: T
   return page;
 }
 
-/** The test label as LabelWriter raster: one label, text mode at 300 dpi. */
+/** The test label in `printer`'s protocol (450 raster or the 550 series' job): one label at 300 dpi. */
 export function buildDymoTestLabel(printer: Pick<PrinterRecord, 'model'>, info: TestPrintInfo): Buffer {
-  const encoder = dymoEncoderFor(DYMO_DPI)(1);
+  const encoder = dymoEncoderFor(dymoFamilyOf(printer), DYMO_DPI)(1);
   encoder.addPage(drawDymoTestLabel(printer, info));
   return Buffer.from(encoder.finish());
 }

@@ -1,9 +1,9 @@
-// DYMO LabelWriter (450, 450 Turbo, 4XL; status of the 550 and 5XL too) as one language module, USB only.
+// DYMO LabelWriter (450, 450 Turbo, 4XL; 550, 550 Turbo, 5XL for status and the test label) as one language module, USB only.
 import type { ContentKind } from '../../schemas/printer';
 import type { DeviceId } from '../../usb/ieee1284';
 import type { LanguageModule, LanguageName } from '../printer-language';
-import { dymoEncoderFor } from './dymo-encoder';
 import { matchesLabelWriter } from './dymo-device-id';
+import { dymoEncoderFor } from './dymo-family';
 import { dymoIpp } from './dymo-media';
 import { dymoLiveStatus, dymoPreflight } from './dymo-probe';
 import { buildDymoTestLabel } from './dymo-test-label';
@@ -35,7 +35,9 @@ export const DYMO: LanguageModule & DymoTableFacts = {
   passThroughMimeType: DYMO_MIME_TYPE,
   nativeFormat: 'raw',
   nativeRepeatsCopies: false,
-  pages: { encoderFor: dymoEncoderFor, geometry: 'label' },
+  // encoderFor gets only the dpi, which does not tell a 450 from a 550 (both 300): rendered pages go out as 450 raster
+  // until the interface passes the printer; the test label, which has the printer, picks by dymoFamilyOf
+  pages: { encoderFor: (dpi) => dymoEncoderFor('450', dpi), geometry: 'label' },
   ipp: dymoIpp(DYMO_MIME_TYPE),
   // ESC A only on USB, where the 1284 id or the USB ids vouch for a LabelWriter; a raw port's ESC bytes are its own
   device: { preflight: dymoPreflight, liveStatus: dymoLiveStatus, overNetwork: false, hostQueries: false },

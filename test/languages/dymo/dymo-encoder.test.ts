@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { MonoBitmap } from '../../../src/encoders/mono-bitmap';
-import { dymoEncoderFor, dymoEncoderWith } from '../../../src/languages/dymo/dymo-encoder';
+import { dymo450EncoderFor, dymoEncoderWith } from '../../../src/languages/dymo/dymo-encoder';
 import { compressedLine } from '../../../src/languages/dymo/dymo-raster-line';
 import { DymoPrinterEmulator } from '../../fixtures/dymo-printer';
 
@@ -18,7 +18,7 @@ function rowsOf(picture: MonoBitmap, width: number): number[][] {
 }
 
 test('a 16 x 3 page: reset, setup, a SYN line, a skipped blank line, a SYN line, then ESC E', () => {
-  const encoder = dymoEncoderFor(300)(1);
+  const encoder = dymo450EncoderFor(300)(1);
   encoder.addPage(page(16, [[0xff, 0x01], [0, 0], [0x80, 0x00]]));
   const expected = [
     0x1b, 0x40, // ESC @
@@ -32,7 +32,7 @@ test('a 16 x 3 page: reset, setup, a SYN line, a skipped blank line, a SYN line,
 test('copies and pages: ESC G between labels, ESC E after the last; each label comes back as sent', () => {
   const first = page(16, [[0xf0, 0x0f], [0x0f, 0xf0]]);
   const second = page(9, [[0x80, 0x80], [0, 0], [0, 0]]);
-  const encoder = dymoEncoderFor(300)(2);
+  const encoder = dymo450EncoderFor(300)(2);
   encoder.addPage(first);
   encoder.addPage(second);
   const printer = new DymoPrinterEmulator({ model: '450' });
@@ -60,7 +60,7 @@ test('ETB runs: colour in bit 7, length minus one below; a compressed label come
 });
 
 test('600 dpi: graphics mode (ESC i) and each pair of dots across becomes one', () => {
-  const encoder = dymoEncoderFor(600)(1);
+  const encoder = dymo450EncoderFor(600)(1);
   encoder.addPage(page(32, [[0xc0, 0x30, 0x00, 0x01]]));
   const printer = new DymoPrinterEmulator({ model: '450' });
   printer.feed(encoder.finish());
@@ -71,7 +71,7 @@ test('600 dpi: graphics mode (ESC i) and each pair of dots across becomes one', 
 });
 
 test('a page wider than the widest head is clipped to 156 bytes per line', () => {
-  const encoder = dymoEncoderFor(300)(1);
+  const encoder = dymo450EncoderFor(300)(1);
   encoder.addPage(page(1600, [new Array(200).fill(0xff)]));
   const printer = new DymoPrinterEmulator({ model: '450', wide: true });
   printer.feed(encoder.finish());

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { MonoBitmap } from '../../../src/encoders/mono-bitmap';
-import { dymoEncoderFor } from '../../../src/languages/dymo/dymo-encoder';
+import { dymo450EncoderFor } from '../../../src/languages/dymo/dymo-encoder';
 import { resolveRaster } from '../../../src/render/render-options';
 import { shippingLabelPdf } from '../../fixtures/pdf/barcode-pdf';
 import { DymoPrinterEmulator } from '../../fixtures/dymo-printer';
@@ -21,7 +21,7 @@ async function renderPages(pdf: Uint8Array): Promise<MonoBitmap[]> {
 test('a 4x6 in shipping label at 300 dpi prints on a 4XL dot for dot, and its Code 128 and QR code read back', async () => {
   const [page] = await renderPages(await shippingLabelPdf());
   assert.deepEqual([page.width, page.height], [1200, 1800]);
-  const encoder = dymoEncoderFor(300)(1);
+  const encoder = dymo450EncoderFor(300)(1);
   encoder.addPage(page);
   const printer = new DymoPrinterEmulator({ model: '450', wide: true });
   printer.feed(encoder.finish());
