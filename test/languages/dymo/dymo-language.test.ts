@@ -45,3 +45,15 @@ test('the test label: raw LabelWriter raster the emulator prints as one address 
   assert.deepEqual([label.bytesPerLine, label.picture.height], [43, 1050]);
   assert.equal(label.picture.data[0], 0xff, 'the top border');
 });
+
+test('the test label of a 550 is a 550 job: the 550 emulator prints it as one label of one ended job', async () => {
+  const doc = await DYMO.testDocument(printer('DYMO LabelWriter 550'), { deviceId: 'abc123', printerPath: 'usb_x', printedAt: new Date(0) });
+  assert.deepEqual([...doc.data.subarray(0, 2)], [0x1b, 0x73], 'ESC s first');
+  const emulator = new DymoPrinterEmulator({ model: '550' });
+  emulator.feed(doc.data);
+  assert.deepEqual(emulator.jobs.map((j) => j.ended), [true]);
+  assert.equal(emulator.printed.length, 1);
+  const [label] = emulator.printed;
+  assert.deepEqual([label.bytesPerLine, label.picture.height, label.labelIndex], [43, 1050, 1]);
+  assert.equal(label.picture.data[0], 0xff, 'the top border');
+});
