@@ -1,8 +1,9 @@
-// Finds import cycles between src/ folders (a top-level file counts as a folder of its own); exits 1 naming them.
+// Finds import cycles between src/ folders (value imports; type-only ones are erased) (a top-level file counts as a folder of its own); exits 1 naming them.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
-const IMPORT = /(?:^|\s)(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+// type-only imports and exports (`import type`, `export type`) are erased by the compiler: they order no module loading
+const IMPORT = /(?:^|\s)(?:import|export)\s(?!type\s)[^'"`;]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 
 /** Every .ts file below `dir`. */
 function sources(dir) {

@@ -64,7 +64,7 @@ export const USAGE = `usage: printproxyd [serve] [--data-dir DIR] [--port N] [--
                   [--tls-cert FILE --tls-key FILE] [--no-mdns] [--native-dir DIR] [--share-root DIR]
                   [--no-console|--console-dir DIR] [--log-level LEVEL] [--setup-file PATH] [--rauc PATH]
                   [--gate-report PATH] [--system-requests PATH] [--sealed-bundle-dir DIR]
-       printproxyd render INPUT.pdf [--size 4x6] [--dpi 203] [-o OUT.zpl]
+       printproxyd render INPUT.pdf [--size 4x6] [--dpi 203] [-o OUT]
        printproxyd usb-list
        printproxyd fleet [--broker URL --ca FILE --cert FILE --key FILE] devices|printers|print|job|watch|update …  (printproxyd fleet --help)
 env: PRINTPROXY_DATA_DIR, PRINTPROXY_API_KEY, PRINTPROXY_MDNS=0, PRINTPROXY_NATIVE_DIR, PRINTPROXY_SHARE_ROOT, PRINTPROXY_LOG_LEVEL,

@@ -34,6 +34,7 @@ import { settingsRoutes } from './http/routes/settings';
 import { shareRoutes } from './http/routes/shares';
 import { statusRoutes } from './http/routes/status';
 import { healthRoutes } from './http/routes/health';
+import { languageRoutes } from './http/routes/languages';
 import { webhookRoutes } from './http/routes/webhooks';
 import { consoleMount } from './http/console-site';
 import { HttpServer } from './http/server';
@@ -355,6 +356,7 @@ function apiRoutes(ctx: StartContext, stored: Stored, { bus, webhooks }: Events,
     ...setupRoutes(settings),
     ...systemRoutes({ read: () => rauc.read(), updates, fromFleet: () => settings.value.updates?.fromFleet === true }),
     ...printerRoutes({ registry, status }),
+    ...languageRoutes(),
     ...printRoutes({
       registry,
       spooler,

@@ -1,5 +1,6 @@
 // Add printer: a TCP (port 9100) or IPP printer by address; the device probes what it speaks unless told.
 import { useState } from 'preact/hooks';
+import { useLanguages } from './languages';
 import { useSession } from './session';
 import type { Printer } from '../../src/schemas/printer';
 import { ErrorText, useAction } from './ui';
@@ -15,6 +16,7 @@ export function AddPrinterForm({ onDone }: { onDone: () => void }) {
   const [model, setModel] = useState('');
   const [tags, setTags] = useState('');
   const action = useAction();
+  const languages = useLanguages();
   const ipp = protocol !== 'tcp';
   const submit = (event: Event) => {
     event.preventDefault();
@@ -51,10 +53,7 @@ export function AddPrinterForm({ onDone }: { onDone: () => void }) {
       <label for="ap-content">Language</label>
       <select id="ap-content" value={content} onChange={(e) => setContent(e.currentTarget.value)}>
         <option value="">Detect</option>
-        <option value="zpl">ZPL (label printer)</option>
-        <option value="tspl">TSPL (label printer)</option>
-        <option value="raw">Raw (receipt or other)</option>
-        <option value="pdf">PDF (document printer)</option>
+        {languages.filter((l) => l.transports.includes(ipp ? 'ipp' : 'tcp')).map((l) => <option key={l.content} value={l.content}>{l.displayName} ({l.kind} printer)</option>)}
       </select>
       <label for="ap-model">Model</label>
       <input id="ap-model" value={model} onInput={(e) => setModel(e.currentTarget.value)} />

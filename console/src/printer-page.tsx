@@ -5,6 +5,7 @@ import { navigate } from './router';
 import { useLive, useSession } from './session';
 import type { Printer } from '../../src/schemas/printer';
 import { ErrorText, useAction } from './ui';
+import { useLanguages } from './languages';
 import { kindText, printerName, reasonText, statusText } from './words';
 
 /** The page of the printer at `path`. */
@@ -23,6 +24,9 @@ export function PrinterPage({ path }: { path: string }) {
 
 function PrinterDetails({ printer }: { printer: Printer }) {
   const caps = printer.capabilities;
+  const languages = useLanguages();
+  // a printer whose language the device draws pages in
+  const drawn = languages.find((l) => l.content === printer.content && l.kind !== 'document');
   return (
     <section>
       <h1>{printerName(printer)}</h1>
@@ -33,7 +37,7 @@ function PrinterDetails({ printer }: { printer: Printer }) {
             <dt>Status</dt><dd><span class={`status status-${printer.status}`}>{statusText(printer.status)}</span></dd>
             <dt>Reasons</dt><dd>{printer.statusReasons.length ? <ul>{printer.statusReasons.map((r) => <li key={r}>{reasonText(r)}</li>)}</ul> : 'None: ready'}</dd>
             <dt>Path</dt><dd>{printer.path}</dd>
-            <dt>Kind</dt><dd>{kindText(printer)}</dd>
+            <dt>Kind</dt><dd>{kindText(printer, languages)}</dd>
             <dt>Address</dt><dd>{printer.connection.host ? `${printer.connection.host}${printer.connection.port ? `:${printer.connection.port}` : ''}${printer.connection.resourcePath ?? ''}` : printer.connection.serialNumber ?? 'USB'}</dd>
             <dt>Found by</dt><dd>{printer.discovered ? 'Discovery' : 'Added by hand'}</dd>
           </dl>
@@ -50,7 +54,7 @@ function PrinterDetails({ printer }: { printer: Printer }) {
               {caps.copiesSupported && <><dt>Copies</dt><dd>{caps.copiesSupported.join(' to ')}</dd></>}
             </dl>
           ) : (
-            <p>{printer.content === 'zpl' || printer.content === 'tspl' ? `A ${printer.content.toUpperCase()} label printer: PDFs and images are rendered to labels at its resolution.` : 'The printer reported no capabilities.'}</p>
+            <p>{drawn ? `A ${drawn.displayName} ${drawn.kind} printer: PDFs and images are rendered to ${drawn.kind}s at its resolution.` : 'The printer reported no capabilities.'}</p>
           )}
         </section>
       </div>
@@ -101,7 +105,7 @@ function EditForm({ printer }: { printer: Printer }) {
         <input type="checkbox" checked={shareIpp} onChange={(e) => setShareIpp(e.currentTarget.checked)} /> Share over IPP Everywhere (AirPrint, Mopria, Windows, CUPS)
       </label>
       {shareIpp ? <p class="sub">Printers on the network find it by mDNS; its address is <code>/ipp/print/{printer.id}</code> on this device.</p> : null}
-      <label for="pp-raw">Raw port (ZPL or ESC/POS sent as is, e.g. 9100; empty: none)</label>
+      <label for="pp-raw">Raw port (the printer's own language sent as is, e.g. 9100; empty: none)</label>
       <input id="pp-raw" inputMode="numeric" value={rawPort} onInput={(e) => setRawPort(e.currentTarget.value)} />
       <div class="actions">
         <button type="submit" disabled={action.busy}>Save printer settings</button>

@@ -4,11 +4,13 @@ import { AddPrinterForm } from './add-printer-form';
 import { linkClick } from './router';
 import { useLive, useSession } from './session';
 import { ErrorText, useAction } from './ui';
+import { useLanguages } from './languages';
 import { kindText, printerName, reasonText, statusText } from './words';
 
 /** The Printers page. */
 export function PrintersPage() {
   const { api, live: data } = useSession();
+  const languages = useLanguages();
   const live = useLive();
   const [adding, setAdding] = useState(false);
   const scan = useAction();
@@ -43,7 +45,7 @@ export function PrintersPage() {
               <tr key={p.path} data-path={p.path}>
                 <td data-label="Printer"><a href={`/printers/${encodeURIComponent(p.path)}`} onClick={linkClick}>{printerName(p)}</a><div class="sub line">{p.path}</div></td>
                 <td data-label="Status"><span class={`status status-${p.status}`}>{statusText(p.status)}</span><div class="sub line" title={p.statusReasons.map(reasonText).join('; ')}>{p.statusReasons.map(reasonText).join('; ')}</div></td>
-                <td data-label="Kind">{kindText(p)}</td>
+                <td data-label="Kind">{kindText(p, languages)}</td>
                 <td data-label="Tags">{p.tags.join(', ')}</td>
               </tr>
             ))}

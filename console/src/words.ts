@@ -1,4 +1,5 @@
 // Values from the API in words: printer states and reasons (the pre-flight texts), kinds, sizes, times, slots and update phases.
+import type { LanguageInfo } from '../../src/schemas/language';
 import type { Printer } from '../../src/schemas/printer';
 import type { SlotState, SystemSlot, UpdatePhase } from '../../src/schemas/system';
 
@@ -28,9 +29,12 @@ export function statusText(status: Printer['status']): string {
   return { online: 'Online', offline: 'Offline', error: 'Needs attention', unknown: 'Unknown' }[status];
 }
 
-/** What kind of printer it is, from its content and connection. */
-export function kindText(printer: Printer): string {
-  const what = { zpl: 'Label (ZPL)', tspl: 'Label (TSPL)', pdf: 'Document (IPP)', raw: 'Raw' }[printer.content];
+const KIND_TEXT: Record<LanguageInfo['kind'], string> = { label: 'Label', receipt: 'Receipt', document: 'Document' };
+
+/** What kind of printer it is, from its language (as the device names it, `languages` from GET /languages) and connection. */
+export function kindText(printer: Printer, languages: LanguageInfo[]): string {
+  const language = languages.find((l) => l.content === printer.content);
+  const what = language ? `${KIND_TEXT[language.kind]} (${language.displayName})` : printer.content;
   const how = printer.connection.type === 'usb' ? 'USB' : (printer.connection.protocol ?? 'network').toUpperCase();
   return `${what}, ${how}`;
 }

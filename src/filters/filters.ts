@@ -12,7 +12,7 @@ export type PrinterLanguage = LanguageName;
 /** Renders a document into printer-language bytes (the worker pool). */
 export type Render = (job: RenderJob, signal: AbortSignal) => Promise<RenderOutput>;
 
-/** A printer's own render settings: resolution in dpi (undefined: 203), dithering (undefined: off), receipt paper width in mm (undefined: 80). */
+/** A printer's own render settings: resolution in dpi (undefined: the language's default), dithering (undefined: off), receipt paper width in mm (undefined: 80). */
 export interface RenderSettings {
   dpi?: number;
   dither?: boolean;
@@ -46,7 +46,6 @@ type Filter = (input: FilterInput, render: Render | null, signal: AbortSignal) =
 
 /** Printable width of receipt paper in mm (80 mm rolls print 72 mm, 58 mm rolls 48 mm). */
 const PRINTABLE_MM: Record<58 | 80, number> = { 58: 48, 80: 72 };
-const DEFAULT_DPI = 203;
 
 /** Formats rasterised by the worker pool on their way to a printer that does not take documents itself. */
 const RASTER_FORMATS: ReadonlySet<DocumentFormat> = new Set<RasterFormat>(['pdf', 'png', 'jpeg', 'pwg', 'urf']);
@@ -69,16 +68,15 @@ const rendered = (language: RenderedLanguage, mimeType: string): Filter => async
 
 /** The filter of `format` to a printer of `language`: rendered when the language draws pages and the format is a raster one, else passed through. */
 function filterOf(format: DocumentFormat, language: LanguageModule): Filter {
-  const name = language.name;
-  if (language.pages && name !== 'document' && RASTER_FORMATS.has(format)) return rendered(name, language.passThroughMimeType);
+  if (language.pages && RASTER_FORMATS.has(format)) return rendered(language.name, language.passThroughMimeType);
   const mimeType = language.pages ? language.passThroughMimeType : (DOCUMENT_MIME_TYPES[format] ?? language.passThroughMimeType);
   return passThrough(mimeType, language.nativeRepeatsCopies && language.nativeFormat === format);
 }
 
 /**
  * Prepares a document for its printer by its language (src/languages):
- * - label printers (zpl, tspl): their language passes unmodified (ZPL sent `copies` times); PDFs and images render to labels with copies; raw passes.
- * - receipt printers (escpos): raw bytes pass untouched (options ignored); PDFs and images render to ESC/POS raster, fed and cut.
+ * - label printers: their language passes unmodified (sent `copies` times when it repeats copies); PDFs and images render to labels with copies; raw passes.
+ * - receipt printers: raw bytes pass untouched (options ignored); PDFs and images render to ESC/POS raster, fed and cut.
  * - document printers: the bytes go with their MIME type and the options; anything unknown as application/octet-stream.
  */
 export function createFilters(render: Render | null): (input: FilterInput, signal: AbortSignal) => Promise<PreparedDocument> {
@@ -93,7 +91,7 @@ function meta(input: FilterInput): Pick<PreparedDocument, 'title' | 'userName' |
 /** The render request of a document for a printer of a page-drawing `language`: the job's options, the printer's dpi, dithering and paper. */
 export function renderJob(input: FilterInput, format: RasterFormat, language: RenderedLanguage): RenderJob {
   const { paperSize, pageRange, orientation, fitToPage, copies, dither } = input.options;
-  const dpi = input.printer.dpi ?? DEFAULT_DPI;
+  const dpi = input.printer.dpi ?? LANGUAGES[language].defaultDpi ?? 203;
   const common = { dpi, pageRange, orientation, fitToPage, dither: dither ?? input.printer.dither ?? false };
   const encode = { language, copies: copies ?? 1 };
   if (LANGUAGES[language].pages?.geometry !== 'receipt') return { format, bytes: input.bytes, raster: { ...common, paperSize }, encode };

@@ -1,7 +1,7 @@
 // IPP attributes ↔ the API: capabilities, live status, job state, and print options (seed 2.5) → job attributes.
 import type { PrinterJobState } from '../schemas/job';
 import type { LiveStatus } from '../schemas/printer';
-import { parseMediaSize } from './media-size';
+import { parseMediaSize } from '../util/media-size';
 import type { Capabilities } from '../schemas/printer';
 import { parsePageRanges, type PrintOptions } from '../schemas/print-options';
 import { JOB_STATE } from './ipp-constants';

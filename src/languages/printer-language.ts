@@ -4,9 +4,11 @@ import type { DeclaredFormat, DocumentFormat } from '../schemas/document-format'
 import type { ContentKind, LiveStatus, PrinterRecord } from '../schemas/printer';
 import type { PreflightOutcome } from '../schemas/readiness';
 import type { Transport } from '../transports/transport';
+import type { DeviceId } from '../usb/ieee1284';
+import type { LANGUAGES } from './index';
 
 /** The languages of this build (each a folder of src/languages and a line of its table). */
-export type LanguageName = 'zpl' | 'escpos' | 'tspl' | 'document';
+export type LanguageName = keyof typeof LANGUAGES;
 
 /** The transports of this build (each a folder of src/kinds and a line of its table). */
 export type TransportName = 'tcp' | 'usb' | 'ipp';
@@ -52,11 +54,59 @@ export interface DeviceQueries {
   hostQueries: boolean;
 }
 
+/** The USB ids a device's language is told by: its vendor and product. */
+export interface UsbDeviceIds {
+  vendorId: number;
+  productId: number;
+}
+
+/** How a USB printer is recognised as speaking a language. */
+export interface UsbRecognition {
+  /** True when the printer's IEEE 1284 id (`CMD:`, `MDL:`, `MFG:`) or its vendor/product ids say it speaks the language. */
+  matches(id: DeviceId, device: UsbDeviceIds): boolean;
+}
+
+/** A host query found in a raw port's stream: the command forwarded to the printer and when its reply is whole. */
+export interface HostQuery {
+  command: Buffer;
+  complete: (reply: Buffer) => boolean;
+}
+
+/** How a language's host queries (ZPL `~HS`…) are found in, and taken out of, a raw port's stream. */
+export interface HostQuerySyntax {
+  /** Global pattern whose matches are whole queries. */
+  find: RegExp;
+  /** The query a text matched by `find` is. */
+  queryOf(matched: string): HostQuery;
+  /** Global pattern of a query with the blanks and line end after it, as taken out of a job's bytes. */
+  strip: RegExp;
+  /** What every query starts with (any case): a job without it holds none. */
+  prefix: string;
+  /** A query split across two reads ends in at most this many bytes of the first. */
+  tail: number;
+}
+
 /** One printer language: pass-through, rendering, IPP sharing facts, device queries and its test document. */
 export interface LanguageModule {
   readonly name: LanguageName;
   /** The printer record's `content` of printers speaking it. */
   readonly content: ContentKind;
+  /** The language's name as people read it (`ZPL`, `ESC/POS`, `PDF`). */
+  readonly displayName: string;
+  /** The resolution a printer of this language is taken to have when it reports none; null: it renders documents itself. */
+  readonly defaultDpi: number | null;
+  /** Order among languages that match one device, lowest first (ZPL before TSPL; the fallback last). */
+  readonly rank: number;
+  /** True for the one language of a byte printer no language recognises (ESC/POS: content `raw`). */
+  readonly fallback?: boolean;
+  /** How a USB printer is recognised as speaking it; absent: never from USB ids alone. */
+  readonly usb?: UsbRecognition;
+  /** True when a new raw TCP printer at `transport` answers as this language within `timeoutMs` (ZPL: `~HS`). */
+  probe?(transport: Transport, timeoutMs: number): Promise<boolean>;
+  /** Label formats in this language's own bytes (ZPL `^XA`), for following them through the printer's buffer. */
+  countFormats?(bytes: Uint8Array): number;
+  /** Host queries raw-port clients send in this language's streams (ZPL `~HS`, `~HQES`, `~HI`). */
+  readonly rawPortQueries?: HostQuerySyntax;
   /** The transports a printer of this language is reached over. */
   readonly transports: readonly TransportName[];
   /** MIME type of bytes passed through to the printer (PreparedDocument.mimeType) when the format has none of its own. */

@@ -10,7 +10,7 @@ import { isFinished, type JobRecord, type PrinterJobState } from '../schemas/job
 import type { PrintOptions } from '../schemas/print-options';
 import type { LiveStatus, PrinterRecord } from '../schemas/printer';
 import type { Readiness } from '../schemas/readiness';
-import { countFormats } from '../languages/zpl/zpl-formats';
+import { LANGUAGES } from '../languages';
 import { Mutex } from '../util/mutex';
 import { PrintedTracker } from './printed-tracker';
 import { sleep } from '../util/sleep';
@@ -436,7 +436,10 @@ export class PrinterRuntime {
   /** Follows a completed job's labels through the printer's buffer, where the printer reports one. */
   private followPrinted(job: JobRecord, prepared: PreparedDocument): void {
     const tracker = this.driverState?.printed;
-    if (tracker && !this.closed) tracker.follow(job, countFormats(prepared.bytes) * prepared.repeat);
+    const printer = this.deps.findPrinter(this.path);
+    // the formats are counted by the printer's language (ZPL `^XA`); a language that cannot count them is not followed
+    const count = printer ? LANGUAGES[this.deps.languageOf(printer)].countFormats : undefined;
+    if (tracker && count && !this.closed) tracker.follow(job, count(prepared.bytes) * prepared.repeat);
   }
 
   private markPrinted(job: JobRecord): void {

@@ -1,6 +1,6 @@
 // Label size and page placement in printer dots: clamping to the supported label range, orientation, fit-to-page.
 import type { PrintOptions } from '../schemas/print-options';
-import type { MediaSizePt } from '../ipp/media-size';
+import type { MediaSizePt } from '../util/media-size';
 
 /** IPP orientation names (seed 2.5). */
 export type Orientation = NonNullable<PrintOptions['orientation']>;

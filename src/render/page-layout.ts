@@ -1,7 +1,7 @@
 // Where each page of a document lands, in dots: on a label (first page sets the label size) or on a receipt roll.
 import { DeviceError } from '../errors';
 import { placePage, planLabel, ptToDots, rotatedSize, rotationFor, type LabelDots, type PagePlacement, type PdfiumRotation } from './label-geometry';
-import type { MediaSizePt } from '../ipp/media-size';
+import type { MediaSizePt } from '../util/media-size';
 import type { ResolvedRaster } from './render-options';
 
 /** One page's bitmap size (`canvas`, dots) and where the page is drawn on it (dots, with its rotation). */

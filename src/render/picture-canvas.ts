@@ -2,7 +2,7 @@
 import type { MonoBitmap } from '../encoders/mono-bitmap';
 import type { GreyImage } from './grey-image';
 import { drawImage } from './image-draw';
-import type { MediaSizePt } from '../ipp/media-size';
+import type { MediaSizePt } from '../util/media-size';
 import { toMono, type GreySource } from './mono';
 import type { PageLayout } from './page-layout';
 

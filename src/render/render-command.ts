@@ -1,8 +1,9 @@
 // `printproxyd render INPUT.pdf|.png|.jpg [--size 4x6] [--dpi 203] [--receipt 576] [-o OUT] …`: the device's render pipeline from the shell.
 import { parseArgs } from 'node:util';
 import { toDeviceError, UsageError } from '../errors';
+import { LANGUAGES, languagesByRank, type LanguageModule } from '../languages';
 import type { Orientation } from './label-geometry';
-import { parseMediaSize } from '../ipp/media-size';
+import { parseMediaSize } from '../util/media-size';
 import { sniffFormat } from './format-magic';
 import { initPdfium } from './pdfium-init';
 import { createRasterisers } from './rasteriser-table';
@@ -22,13 +23,23 @@ export interface RenderCommandIo {
 /** Usage text of the command. */
 export const RENDER_USAGE = `usage: printproxyd render INPUT.pdf|INPUT.png|INPUT.jpg [--size 4x6|100x150mm|na_index-4x6_4x6in] [--dpi 203]
        [--pages 1-3,5] [--orientation portrait|landscape|reverse-landscape|reverse-portrait]
-       [--fit] [--copies N] [--dither] [--receipt WIDTH_DOTS | --tspl] [-o OUT]
-       (ZPL labels, with --tspl TSPL labels, or with --receipt an ESC/POS raster receipt that wide, e.g. 576 for 80 mm paper;
-       stdout without -o)
+       [--fit] [--copies N] [--dither] [--language NAME] [--receipt WIDTH_DOTS] [-o OUT]
+       (labels in the first label language, or in NAME: ${drawing('label').map((l) => l.name).join(', ')}; with --receipt a raster
+       receipt that wide, e.g. 576 for 80 mm paper, in ${drawing('receipt').map((l) => l.name).join(', ')}; stdout without -o)
 `;
 
-/** How the summary line names each output. */
-const LANGUAGE_TEXT: Record<EncodeSpec['language'], string> = { zpl: 'ZPL', escpos: 'ESC/POS', tspl: 'TSPL', png: 'PNG' };
+/** The languages that draw pages of `geometry`, in rank order. */
+function drawing(geometry: 'label' | 'receipt'): LanguageModule[] {
+  return languagesByRank().filter((language) => language.pages?.geometry === geometry);
+}
+
+/** The language of `--language NAME` (or the first by rank) drawing pages of `geometry`; a usage error for any other. */
+function languageFor(name: string | undefined, geometry: 'label' | 'receipt'): LanguageModule {
+  const found = name === undefined ? drawing(geometry)[0] : drawing(geometry).find((language) => language.name === name);
+  if (found) return found;
+  const known = Object.hasOwn(LANGUAGES, name ?? '');
+  throw new UsageError(known ? `--language ${name} does not draw ${geometry === 'receipt' ? 'receipts (--receipt)' : 'labels'}` : `unknown --language "${name ?? ''}"`);
+}
 
 const ORIENTATIONS: readonly string[] = ['portrait', 'landscape', 'reverse-landscape', 'reverse-portrait'];
 
@@ -43,7 +54,7 @@ function parse(argv: string[]): Parsed {
       options: {
         size: { type: 'string' }, dpi: { type: 'string' }, output: { type: 'string', short: 'o' }, pages: { type: 'string' },
         orientation: { type: 'string' }, fit: { type: 'boolean' }, copies: { type: 'string' }, dither: { type: 'boolean' }, receipt: { type: 'string' },
-        tspl: { type: 'boolean' },
+        language: { type: 'string' },
       },
     });
   } catch (err) {
@@ -64,8 +75,7 @@ function parse(argv: string[]): Parsed {
     fitToPage: v.fit, dither: v.dither, widthDots,
   };
   const copies = num('copies', v.copies) ?? 1;
-  if (v.tspl && widthDots !== undefined) throw new UsageError('--tspl and --receipt exclude each other');
-  const encode: EncodeSpec = { language: widthDots !== undefined ? 'escpos' : v.tspl ? 'tspl' : 'zpl', copies };
+  const encode: EncodeSpec = { language: languageFor(v.language, widthDots !== undefined ? 'receipt' : 'label').name, copies };
   return { input: positionals[0], out: v.output, job: { raster, encode } };
 }
 
@@ -87,8 +97,9 @@ export async function runRenderCommand(argv: string[], io: RenderCommandIo): Pro
     const report = renderDocument({ ...job, format: sniffFormat(bytes) ?? 'pdf', bytes }, createRasterisers(await initPdfium(wasm)));
     if (out) await io.writeFile(out, report.bytes);
     else io.stdout(report.bytes);
-    const what = job.encode.language === 'escpos' ? 'dot receipt pages' : 'dot labels';
-    const language = LANGUAGE_TEXT[job.encode.language];
+    const written = job.encode.language === 'png' ? null : LANGUAGES[job.encode.language];
+    const what = written?.pages?.geometry === 'receipt' ? 'dot receipt pages' : 'dot labels';
+    const language = written?.displayName ?? 'PNG';
     io.stderr(`rendered ${report.pages} of ${report.documentPages} pages as ${report.widthDots}x${report.heightDots} ${what} at ${job.raster.dpi} dpi, ${report.bytes.length} bytes of ${language}${out ? ` to ${out}` : ''}\n`);
     return 0;
   } catch (err) {

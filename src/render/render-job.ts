@@ -18,8 +18,8 @@ export interface RasterOptions {
 }
 /** What the bitmaps are encoded into: a printer language, or `png` (a picture of the page, for previews). */
 export type EncodeSpec = { language: RenderedLanguage | 'png'; copies: number };
-/** The printer languages a render writes (every language but documents, which printers render themselves). */
-export type RenderedLanguage = Exclude<LanguageName, 'document'>;
+/** The printer languages a render writes (those whose module has `pages`; documents are rendered by their printers). */
+export type RenderedLanguage = LanguageName;
 /** One render: a document, how to rasterise it, how to encode it. */
 export interface RenderJob { format: RasterFormat; bytes: Uint8Array; raster: RasterOptions; encode: EncodeSpec }
 /** What a render produced: the encoded bytes, pages rendered, pages the document has, and the size of the first page in dots. */

@@ -2,7 +2,7 @@
 import { DeviceError } from '../errors';
 import { parsePageRanges } from '../schemas/print-options';
 import type { Orientation } from './label-geometry';
-import { parseMediaSize, type MediaSizePt } from '../ipp/media-size';
+import { parseMediaSize, type MediaSizePt } from '../util/media-size';
 import type { EncodeSpec, RasterOptions } from './render-job';
 
 /** RasterOptions as the rasterisers take them in process: any of the four IPP orientations (seed 2.5). */

@@ -38,7 +38,7 @@ export const JobRecordSchema = Type.Composite([
     cupsJobId: Type.Union([Type.String(), Type.Null()]),
     printedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
       description:
-        'When a label printer confirmed that the job\'s labels left it (its `~HS` buffer and batch drained after the job was accepted; events.md `job.printed`). Null while unknown, and always null on a printer that cannot tell (USB, raw, receipt and IPP printers, or a ZPL printer that does not answer `~HS`): nothing is claimed.',
+        'When a label printer confirmed that the job\'s labels left it (its `~HS` buffer and batch drained after the job was accepted; events.md `job.printed`). Null while unknown, and always null on a printer that cannot tell (USB, raw, receipt and IPP printers, or a label printer that does not answer its status query): nothing is claimed.',
     }),
   }),
 ]);

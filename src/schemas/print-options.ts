@@ -17,7 +17,7 @@ export const PrintOptionsSchema = Type.Object(
     quality: Type.Optional(Type.Union([Type.Literal('draft'), Type.Literal('normal'), Type.Literal('high')])),
     dither: Type.Optional(
       Type.Boolean({
-        description: 'Error-diffusion dithering instead of the black threshold, for photographic PDFs on label (zpl) printers; overrides the printer\'s dither setting. Other printers ignore it (seed 2.5).',
+        description: 'Error-diffusion dithering instead of the black threshold, for photographic PDFs on label printers; overrides the printer\'s dither setting. Other printers ignore it (seed 2.5).',
       }),
     ),
   },

@@ -1,5 +1,6 @@
 // Printer schemas (seed 2.2 plus decisions.md): the one source of types, validation and openapi.json.
 import { Type, type Static } from '@sinclair/typebox';
+import { CONTENT_KINDS } from '../languages';
 import { HostSchema } from './host';
 
 /** How the device reaches a printer. */
@@ -19,8 +20,8 @@ export const ConnectionSchema = Type.Object(
 /** A printer connection. */
 export type Connection = Static<typeof ConnectionSchema>;
 
-/** What a printer consumes: raw bytes (ESC/POS), PDF through its pipeline, ZPL, or TSPL. */
-export const ContentKindSchema = Type.Union([Type.Literal('raw'), Type.Literal('pdf'), Type.Literal('zpl'), Type.Literal('tspl')]);
+/** What a printer consumes: the `content` of one language of the table in src/languages (raw bytes are the fallback language's). */
+export const ContentKindSchema = Type.Union(CONTENT_KINDS.map((content) => Type.Literal(content)));
 /** A printer content kind. */
 export type ContentKind = Static<typeof ContentKindSchema>;
 

@@ -1,5 +1,5 @@
 // Media a shared printer offers (PWG 5101.1 names, from its language), and the paper size a job's media asks for.
-import { parseMediaSize } from '../ipp/media-size';
+import { parseMediaSize } from '../util/media-size';
 import type { PrinterLanguage } from '../filters/filters';
 import { LANGUAGES } from '../languages';
 import type { PrinterRecord } from '../schemas/printer';

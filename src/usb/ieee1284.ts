@@ -1,5 +1,6 @@
 // Tolerant parser of IEEE 1284 device IDs (GET_DEVICE_ID), and what they say about a printer.
 import { DeviceIdError } from '../errors';
+import { fallbackLanguage, languagesByRank, type UsbDeviceIds } from '../languages';
 import type { ContentKind } from '../schemas/printer';
 
 /** Keys of a device ID, upper-cased, values trimmed (`MFG`, `MDL`, `CMD`, …, long names folded to short ones). */
@@ -38,24 +39,18 @@ export function modelOf(id: DeviceId, fallback: string): string {
   return mdl.toLowerCase().startsWith(mfg.toLowerCase()) ? mdl : `${mfg} ${mdl}`.trim();
 }
 
-/** Command-set words of receipt printers: Epson ESC/POS and Star's command sets. */
-const RECEIPT_LANGUAGES = /^(ESC\/POS|ESCPOS|ESC-POS|STAR\w*)$/;
-
 /** Command-set words of page printers (lasers, inkjets): PCL, PostScript, raster and the Epson/Canon inkjet languages. */
 const PAGE_LANGUAGES = /^(PCL|PCLXL|PCL\d|PXL|POSTSCRIPT|PS|BR-SCRIPT|PJL|URF|PWG|PWGRASTER|PWG-RASTER|APPLE-RASTER|ESC\/P|ESC\/P-?R|ESCPR\d*|ESCPL2|ESC\/P2|BJ|BJL|BJRASTER\d*|IVEC|UFR\w*|CAPT|GDI|HBP|LIDIL|PCL3GUI|SPL\w*|XPS|OPENXPS)$/;
 
 /**
- * What a printer takes, by its 1284 command set: ZPL → zpl (first: a printer listing ZPL and TSPL gets ZPL, the language
- * with pre-flight recovery and unprinted-label counts); TSPL or TSPL2 → tspl; PDF → pdf (passed through as a document, as on a raw 9100
- * socket); a page printer's language without PDF (PCL, PostScript, raster, inkjet, ESC/P) → null: not a receipt printer and
- * nothing this daemon can print on, so not offered; anything else (ESC/POS, STAR, or no CMD) → raw (a receipt printer).
+ * What a printer takes: the content of the first language (in the table's rank order) that recognises its 1284 id or
+ * USB ids; a page printer's language without one of those (PCL, PostScript, raster, inkjet, ESC/P) → null: nothing this
+ * daemon can print on, so not offered; anything else (no CMD, unknown words) → the table's fallback language.
  */
-export function contentOf(id: DeviceId): ContentKind | null {
+export function contentOf(id: DeviceId, device: UsbDeviceIds): ContentKind | null {
+  const spoken = languagesByRank().find((language) => language.usb?.matches(id, device));
+  if (spoken) return spoken.content;
   const commands = (id.CMD ?? '').toUpperCase().split(/[,\s]+/).filter(Boolean);
-  if (commands.some((c) => c.startsWith('ZPL'))) return 'zpl';
-  if (commands.some((c) => /^TSPL\d*$/.test(c))) return 'tspl';
-  if (commands.some((c) => c === 'PDF' || c === 'APPLICATION/PDF')) return 'pdf';
-  if (commands.some((c) => RECEIPT_LANGUAGES.test(c))) return 'raw';
   if (commands.some((c) => PAGE_LANGUAGES.test(c))) return null;
-  return 'raw';
+  return fallbackLanguage().content;
 }

@@ -5,8 +5,6 @@ import { getDeviceId } from './printer-class';
 import { portKey, type UsbDeviceInfo, type UsbInterfaceInfo } from './usb-backend';
 import type { InterfaceClaims } from './usb-claim';
 
-const PRINTER_CLASS = 7;
-
 /** Path `usb_sn_<serial>`; without a usable serial, a synthetic id from vendor, product and the physical port. */
 export function usbPath(device: UsbDeviceInfo, serialIsUnique: boolean): string {
   const serial = device.serialNumber.trim().replace(/[^A-Za-z0-9-]+/g, '-').replace(/^-+|-+$/g, '');
@@ -21,8 +19,8 @@ export function usbPath(device: UsbDeviceInfo, serialIsUnique: boolean): string 
  */
 export async function identify(claims: InterfaceClaims, device: UsbDeviceInfo, iface: UsbInterfaceInfo, path: string, timeoutMs: number): Promise<DiscoveredPrinter | null> {
   const id = await readDeviceId(claims, device, iface, timeoutMs);
-  const vendorClass = iface.interfaceClass !== PRINTER_CLASS;
-  const content = vendorClass && !id.CMD ? 'raw' : contentOf(id);
+  // a vendor-class interface without a command set is recognised by its USB ids, else taken as the fallback language
+  const content = contentOf(id, device);
   if (content === null) return null;
   const fallbackModel = [device.manufacturer, device.product].filter(Boolean).join(' ') || 'USB printer';
   return {

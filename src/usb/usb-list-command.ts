@@ -36,7 +36,7 @@ async function row(claims: InterfaceClaims, device: UsbDeviceInfo, dupes: Set<st
     printerInterface: iface?.number ?? null,
     alternate: iface?.alternate ?? null,
     deviceId,
-    content: iface ? contentOf(parseDeviceId(deviceId ?? '')) : null,
+    content: iface ? contentOf(parseDeviceId(deviceId ?? ''), device) : null,
     path: iface ? usbPath(device, !dupes.has(device.serialNumber)) : null,
   };
 }

@@ -21,6 +21,17 @@ test('the check finds a cycle planted between two folders, through a dynamic imp
   assert.deepEqual(cycles(folderGraph(root)), [['a', 'b']]);
 });
 
+test('a type-only import back (erased by the compiler) makes no cycle; a value one does', async () => {
+  const { folderGraph, cycles } = await check();
+  const root = tempDir('folder-cycles-types');
+  for (const dir of ['a', 'b']) mkdirSync(join(root, dir));
+  writeFileSync(join(root, 'a', 'one.ts'), "import { two } from '../b/two';\nexport type One = number;\nexport const one = two;\n");
+  writeFileSync(join(root, 'b', 'two.ts'), "import type { One } from '../a/one';\nexport const two: One = 2;\n");
+  assert.deepEqual(cycles(folderGraph(root)), []);
+  writeFileSync(join(root, 'b', 'two.ts'), "import { type One, one } from '../a/one';\nexport const two: One = 2;\nexport const back = () => one;\n");
+  assert.deepEqual(cycles(folderGraph(root)), [['a', 'b']]);
+});
+
 test('src/ has no import cycle between its folders', async () => {
   const { folderGraph, cycles } = await check();
   const graph = folderGraph(join(ROOT, 'src'));

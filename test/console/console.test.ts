@@ -258,7 +258,7 @@ for (const width of WIDTHS) {
       await page.getByLabel('Document', { exact: true }).setInputFiles({ name: 'held.zpl', mimeType: 'text/plain', buffer: Buffer.from('^XA^FO20,20^A0N,30,30^FDheld^FS^XZ') });
       await page.getByLabel('Printer', { exact: true }).selectOption(label);
       await page.getByRole('button', { name: 'Preview' }).click();
-      assert.equal(await page.getByRole('alert').innerText(), 'Preview not available: ZPL goes to the printer as it is: the device draws no preview of it', 'an API error in words');
+      assert.equal(await page.getByRole('alert').innerText(), 'Preview not available: zpl data goes to the printer as it is: the device draws no preview of it', 'an API error in words');
       await page.getByRole('button', { name: 'Print', exact: true }).click();
       const progress = page.locator('.job-state.queued');
       await progress.waitFor();

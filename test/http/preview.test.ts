@@ -67,7 +67,7 @@ test('?page=N picks one page; a page past the end, ZPL and a bad page number are
   assert.match(((await past.json()) as any).result.content.message, /selects no page of a 3-page document/);
   const zpl = await preview(label, { contentType: 'zpl', content: '^XA^FO10,10^FDhi^FS^XZ' });
   assert.equal(zpl.status, 422);
-  assert.match(((await zpl.json()) as any).result.content.message, /ZPL goes to the printer as it is/);
+  assert.match(((await zpl.json()) as any).result.content.message, /zpl data goes to the printer as it is/);
   const bad = await preview(label, { contentType: 'pdf_base64', content }, '?page=0');
   assert.equal(bad.status, 400);
   const noKey = await fetch(`${d.baseUrl}/api/v1/preview/${label}`, { method: 'POST', body: '{}' });

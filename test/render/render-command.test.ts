@@ -90,9 +90,9 @@ test('a PNG renders too, and --receipt WIDTH writes an ESC/POS raster receipt th
   assert.deepEqual(decoded.receipts.map((r) => [r.width, r.height]), [[384, 40], [384, 40]]);
 });
 
-test('--tspl writes TSPL labels at the printer\'s resolution (SIZE in inches, one BITMAP, PRINT 1,copies); with --receipt it is a usage error', async () => {
+test('--language tspl writes TSPL labels at the printer\'s resolution (SIZE in inches, one BITMAP, PRINT 1,copies); with --receipt, or an unknown name, it is a usage error', async () => {
   const f = fakeIo({ 'in.pdf': boxedPagePdf(144, 72) });
-  const code = await runRenderCommand(['in.pdf', '--tspl', '--size', '4x6', '--dpi', '300', '--copies', '3', '-o', 'out.tspl'], f.io);
+  const code = await runRenderCommand(['in.pdf', '--language', 'tspl', '--size', '4x6', '--dpi', '300', '--copies', '3', '-o', 'out.tspl'], f.io);
   assert.equal(code, 0, f.stderr());
   const text = Buffer.from(f.written['out.tspl']).toString('latin1');
   assert.match(text, /^SIZE 4,6\r\n/);
@@ -100,6 +100,9 @@ test('--tspl writes TSPL labels at the printer\'s resolution (SIZE in inches, on
   assert.match(text, /PRINT 1,3\r\n$/);
   assert.match(f.stderr(), /as 1200x1800 dot labels at 300 dpi, \d+ bytes of TSPL to out\.tspl/);
   const both = fakeIo({ 'in.pdf': boxedPagePdf(144, 72) });
-  assert.equal(await runRenderCommand(['in.pdf', '--tspl', '--receipt', '576'], both.io), 2);
-  assert.match(both.stderr(), /--tspl and --receipt exclude each other/);
+  assert.equal(await runRenderCommand(['in.pdf', '--language', 'tspl', '--receipt', '576'], both.io), 2);
+  assert.match(both.stderr(), /--language tspl does not draw receipts/);
+  const unknown = fakeIo({ 'in.pdf': boxedPagePdf(144, 72) });
+  assert.equal(await runRenderCommand(['in.pdf', '--language', 'nope'], unknown.io), 2);
+  assert.match(unknown.stderr(), /unknown --language "nope"/);
 });

@@ -7,26 +7,28 @@ import { contentOf, deviceIdText, modelOf, parseDeviceId } from '../../src/usb/i
 import { portStatusToLive } from '../../src/usb/printer-class';
 import { deviceIdReply } from '../fixtures/fake-usb';
 
+const NO_IDS = { vendorId: 0, productId: 0 };
+
 test('big-endian and little-endian lengths give the same ID; values are trimmed; long keys fold', () => {
   const text = 'MANUFACTURER: Zebra Technologies ;COMMAND SET:ZPL;MODEL:ZD421;';
   for (const reply of [deviceIdReply(text), deviceIdReply(text, true)]) {
     const id = parseDeviceId(deviceIdText(reply));
     assert.deepEqual(id, { MFG: 'Zebra Technologies', CMD: 'ZPL', MDL: 'ZD421' });
-    assert.equal(contentOf(id), 'zpl');
+    assert.equal(contentOf(id, NO_IDS), 'zpl');
     assert.equal(modelOf(id, 'x'), 'Zebra Technologies ZD421');
   }
 });
 
 test('command sets map to contents: ZPL labels, ESC/POS and Star receipts, PDF passed through', () => {
-  assert.equal(contentOf(parseDeviceId('MFG:Zebra;CMD:EPL,ZPL2;')), 'zpl');
-  assert.equal(contentOf(parseDeviceId('MFG:Zebra Technologies;COMMAND SET:ZPL;MDL:ZD421;')), 'zpl');
-  assert.equal(contentOf(parseDeviceId('MFG:EPSON;CMD:ESCPOS;MDL:TM-T20;')), 'raw');
-  assert.equal(contentOf(parseDeviceId('MFG:EPSON;CMD:ESC/POS;MDL:TM-T88V;')), 'raw');
-  assert.equal(contentOf(parseDeviceId('MFG:Star;CMD:STAR;')), 'raw');
-  assert.equal(contentOf(parseDeviceId('MFG:Star;CMD:STARPRNT;')), 'raw');
-  assert.equal(contentOf(parseDeviceId('MFG:HP;CMD:PCL,PJL,PDF,URF;')), 'pdf', 'a laser that takes PDF gets it as it is');
-  assert.equal(contentOf({}), 'raw', 'no command set: a receipt printer, as cheap ones are');
-  assert.equal(contentOf(parseDeviceId('MFG:Acme;CMD:XYZ;')), 'raw');
+  assert.equal(contentOf(parseDeviceId('MFG:Zebra;CMD:EPL,ZPL2;'), NO_IDS), 'zpl');
+  assert.equal(contentOf(parseDeviceId('MFG:Zebra Technologies;COMMAND SET:ZPL;MDL:ZD421;'), NO_IDS), 'zpl');
+  assert.equal(contentOf(parseDeviceId('MFG:EPSON;CMD:ESCPOS;MDL:TM-T20;'), NO_IDS), 'raw');
+  assert.equal(contentOf(parseDeviceId('MFG:EPSON;CMD:ESC/POS;MDL:TM-T88V;'), NO_IDS), 'raw');
+  assert.equal(contentOf(parseDeviceId('MFG:Star;CMD:STAR;'), NO_IDS), 'raw');
+  assert.equal(contentOf(parseDeviceId('MFG:Star;CMD:STARPRNT;'), NO_IDS), 'raw');
+  assert.equal(contentOf(parseDeviceId('MFG:HP;CMD:PCL,PJL,PDF,URF;'), NO_IDS), 'pdf', 'a laser that takes PDF gets it as it is');
+  assert.equal(contentOf({}, NO_IDS), 'raw', 'no command set: a receipt printer, as cheap ones are');
+  assert.equal(contentOf(parseDeviceId('MFG:Acme;CMD:XYZ;'), NO_IDS), 'raw');
 });
 
 test('lasers and inkjets without PDF are not receipt printers: not offered', () => {
@@ -39,9 +41,9 @@ test('lasers and inkjets without PDF are not receipt printers: not offered', () 
     'MFG:EPSON;CMD:ESC/P,BDC;MDL:LX-350;',
     'MFG:Samsung;CMD:SPL,PCL5E,PCLXL;MDL:ML-2160;',
   ]) {
-    assert.equal(contentOf(parseDeviceId(id)), null, id);
+    assert.equal(contentOf(parseDeviceId(id), NO_IDS), null, id);
   }
-  assert.equal(contentOf(parseDeviceId('MFG:EPSON;CMD:ESC/POS,PJL;')), 'raw', 'ESC/POS wins over a page language');
+  assert.equal(contentOf(parseDeviceId('MFG:EPSON;CMD:ESC/POS,PJL;'), NO_IDS), 'raw', 'ESC/POS wins over a page language');
 });
 
 test('blank and garbage replies', () => {

@@ -34,7 +34,7 @@ export function previewRoutes(deps: PreviewRouteDeps): Route[] {
         contentType: 'image/png', description: 'The page as the printer gets it: 1-bit grey, width and height in printer dots',
         headers: [{ name: 'X-Page-Count', description: 'Pages the document has' }],
       },
-      responses: { 404: 'Printer not found', 422: 'The device draws no preview of this document or printer (ZPL, raw, IPP), or the document cannot be read', 503: 'The device is busy' },
+      responses: { 404: 'Printer not found', 422: 'The device draws no preview of this document or printer (bytes of a printer language, raw data, IPP printers), or the document cannot be read', 503: 'The device is busy' },
       handler: async (req) => {
         const page = pageOf(req.query.get('page'));
         // a tag previews on its first printer: the one a single-printer tag prints on

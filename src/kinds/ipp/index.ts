@@ -2,7 +2,7 @@
 import { readPdfiumWasm } from '../../render/render-assets';
 import type { Connection } from '../../schemas/printer';
 import type { PrinterKind } from '../printer-kind';
-import { probeZplContent } from '../../languages/zpl/zpl-probe';
+import { probeRawContent } from '../probe-raw-content';
 import { tcpTransportWith } from '../../transports/tcp-transport';
 import { ippProbe, IppDriver } from './ipp-driver';
 import { ippPath, ippPathFromUri, ippUri, locateIpp } from './ipp-uri';
@@ -22,7 +22,7 @@ export const ippKind: PrinterKind = {
   pathFromUri: ippPathFromUri,
   probeContent: () => Promise.resolve('pdf'),
   start: (deps) => ({
-    discovery: deps.mdns ? [new MdnsDiscovery({ scanMs: 1500, rescanMs: 300_000, probeRaw: (host, port) => probeZplContent(tcpTransportWith(host, port, deps.timeouts), deps.timeouts.queryMs), logger: deps.logger })] : [],
+    discovery: deps.mdns ? [new MdnsDiscovery({ scanMs: 1500, rescanMs: 300_000, probeRaw: (host, port) => probeRawContent(tcpTransportWith(host, port, deps.timeouts), deps.timeouts.queryMs), logger: deps.logger })] : [],
     openDriver: (printer) => new IppDriver({ uri: ippUri(printer.connection), timeoutMs: 10_000, statusTimeoutMs: 900, busyRetryMs: 500, busyWaitMs: 120_000, logger: deps.logger }),
     stop: async () => undefined,
   }),

@@ -1,6 +1,6 @@
 // Raw TCP 9100 printers of any language: the language's pre-flight and status over the socket, or reachability alone.
 import { languageOfContent, type LanguageModule } from '../../languages';
-import { probeZplContent } from '../../languages/zpl/zpl-probe';
+import { probeRawContent } from '../probe-raw-content';
 import type { LiveStatus, PrinterRecord } from '../../schemas/printer';
 import { probeTcp } from '../../transports/tcp-probe';
 import { tcpTransportWith } from '../../transports/tcp-transport';
@@ -32,7 +32,7 @@ function openTcpDriver(printer: PrinterRecord, language: LanguageModule, deps: K
   });
 }
 
-/** Printers on a raw TCP socket; also the kind that addresses and probes every new manual TCP printer (decisions.md: a `~HS` answer means ZPL). */
+/** Printers on a raw TCP socket; also the kind that addresses and probes every new manual TCP printer (its languages' probes in rank order). */
 export const tcpKind: PrinterKind = {
   name: 'tcp',
   transport: 'tcp',
@@ -43,7 +43,7 @@ export const tcpKind: PrinterKind = {
   pathFromUri: tcpPathFromUri,
   probeContent: (connection, deps) => {
     const { host, port } = tcpAddress(connection);
-    return probeZplContent(tcpTransportWith(host, port, deps.timeouts), deps.timeouts.queryMs);
+    return probeRawContent(tcpTransportWith(host, port, deps.timeouts), deps.timeouts.queryMs);
   },
   start: (deps) => ({ discovery: [], openDriver: (printer, language) => openTcpDriver(printer, language, deps), stop: async () => undefined }),
   testDocument: (printer, info) => languageOfContent(printer.content).testDocument(printer, info),

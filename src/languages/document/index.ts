@@ -1,7 +1,8 @@
 // Documents (printers that take PDF and images themselves: IPP office printers, PDF on a raw socket or USB) as a language module.
 import type { DocumentFormat } from '../../schemas/document-format';
-import { parseMediaSize } from '../../ipp/media-size';
+import { parseMediaSize } from '../../util/media-size';
 import type { PrinterRecord } from '../../schemas/printer';
+import { commandWords } from '../command-words';
 import type { LanguageModule } from '../printer-language';
 import { buildTestPagePdf } from './test-page-pdf';
 
@@ -30,6 +31,11 @@ function officeMedia(printer: PrinterRecord): string[] {
 export const DOCUMENT: LanguageModule = {
   name: 'document',
   content: 'pdf',
+  displayName: 'PDF',
+  defaultDpi: null,
+  rank: 30,
+  // PDF passed through as a document, as on a raw 9100 socket
+  usb: { matches: (id) => commandWords(id).some((word) => word === 'PDF' || word === 'APPLICATION/PDF') },
   transports: ['tcp', 'usb', 'ipp'],
   nativeFormat: 'raw',
   nativeRepeatsCopies: false,

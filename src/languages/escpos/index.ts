@@ -1,5 +1,6 @@
 // ESC/POS (receipt printers) as one language module: raw bytes pass, documents render to a raster fed and cut, DLE EOT status.
 import { RENDERED_FORMATS } from '../label-media';
+import { commandWords } from '../command-words';
 import type { LanguageModule } from '../printer-language';
 import { escposRasterEncoder } from './escpos-raster';
 import { escposLiveStatus } from './escpos-status';
@@ -7,10 +8,19 @@ import { escposLiveStatus } from './escpos-status';
 /** IPP document-format of ESC/POS passed through. */
 export const ESCPOS_MIME_TYPE = 'application/vnd.escpos';
 
+/** Command-set words of receipt printers: Epson ESC/POS and Star's command sets. */
+const RECEIPT_WORD = /^(ESC\/POS|ESCPOS|ESC-POS|STAR\w*)$/;
+
 /** The ESC/POS language module; the printer record's content of receipt printers is `raw`. */
 export const ESCPOS: LanguageModule = {
   name: 'escpos',
   content: 'raw',
+  displayName: 'ESC/POS',
+  defaultDpi: 203,
+  // tried last: it is also what a byte printer no other language recognises speaks
+  rank: 90,
+  fallback: true,
+  usb: { matches: (id) => commandWords(id).some((word) => RECEIPT_WORD.test(word)) },
   transports: ['tcp', 'usb'],
   nativeFormat: 'raw',
   nativeRepeatsCopies: false,

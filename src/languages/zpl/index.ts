@@ -1,9 +1,15 @@
 // ZPL (Zebra label printers) as one language module: pass-through with copies, ^GFA labels, `~HS` status, the test label.
 import { labelPrinterIpp } from '../label-media';
 import type { LanguageModule } from '../printer-language';
+import { commandWords } from '../command-words';
 import { buildTestLabel } from './test-label-zpl';
+import { countFormats } from './zpl-formats';
+import { ZPL_HOST_QUERIES } from './zpl-host-queries';
 import { zplLabelEncoder } from './zpl-label';
-import { zplLiveStatus, zplPreflightOver, zplUnprinted } from './zpl-probe';
+import { answersHostStatus, zplLiveStatus, zplPreflightOver, zplUnprinted } from './zpl-probe';
+
+/** Command-set words of ZPL printers in a 1284 id (`ZPL`, `ZPL2`, `ZPLII`). */
+const ZPL_WORD = /^ZPL/;
 
 /** MIME type of ZPL (IPP document-format, PreparedDocument.mimeType). */
 export const ZPL_MIME_TYPE = 'application/vnd.zebra-zpl';
@@ -12,6 +18,15 @@ export const ZPL_MIME_TYPE = 'application/vnd.zebra-zpl';
 export const ZPL: LanguageModule = {
   name: 'zpl',
   content: 'zpl',
+  displayName: 'ZPL',
+  defaultDpi: 203,
+  // first: a printer listing ZPL and TSPL gets ZPL, the language with pre-flight recovery and unprinted-label counts
+  rank: 10,
+  usb: { matches: (id) => commandWords(id).some((word) => ZPL_WORD.test(word)) },
+  // decisions.md: a raw TCP printer that answers `~HS` is ZPL
+  probe: answersHostStatus,
+  countFormats,
+  rawPortQueries: ZPL_HOST_QUERIES,
   transports: ['tcp', 'usb'],
   passThroughMimeType: ZPL_MIME_TYPE,
   // ZPL copies repeat the caller's bytes rather than set ^PQ: ZPL passes unmodified (seed 4.5), and a body may hold

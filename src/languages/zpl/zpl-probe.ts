@@ -45,7 +45,7 @@ export async function zplUnprinted(transport: Transport, timeoutMs: number): Pro
   }
 }
 
-/** decisions.md: a printer that answers `~HS` within `timeoutMs` is `zpl`, otherwise `raw`. */
-export async function probeZplContent(transport: Transport, timeoutMs: number): Promise<'zpl' | 'raw'> {
-  return (await queryReadiness(transport, timeoutMs)) ? 'zpl' : 'raw';
+/** decisions.md: true when the printer answers `~HS` within `timeoutMs` (it speaks ZPL). */
+export async function answersHostStatus(transport: Transport, timeoutMs: number): Promise<boolean> {
+  return (await queryReadiness(transport, timeoutMs)) !== null;
 }

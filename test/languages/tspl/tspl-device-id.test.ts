@@ -2,7 +2,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { speaksTspl } from '../../../src/languages/tspl/tspl-device-id';
-import { TSPL } from '../../../src/languages/tspl';
 import { parseDeviceId } from '../../../src/usb/ieee1284';
 
 const speaks = (text: string) => speaksTspl(parseDeviceId(text));
@@ -12,7 +11,7 @@ test('CMD:TSPL and CMD:TSPL2 name TSPL, alone or among other command sets, in an
   assert.equal(speaks('MANUFACTURER:Xprinter;MODEL:XP-365B;COMMAND SET:TSPL2;'), true);
   assert.equal(speaks('MFG:TSC;MDL:TTP-244 Pro;CMD:ZPL2,TSPL2,EPL2;'), true);
   assert.equal(speaks('MFG:Godex;MDL:G500;CMD:EZPL, tspl;'), true);
-  assert.equal(speaks(TSPL.deviceIdText), true, 'the module\'s own device id text');
+  assert.equal(speaks('MFG:Generic;MDL:TSPL Label Printer;CMD:TSPL;CLS:PRINTER;'), true, 'the emulated printer\'s device id text');
 });
 
 test('ids without TSPL in CMD do not: ZPL, ESC/POS, PCL, a TSPL word elsewhere, no CMD', () => {

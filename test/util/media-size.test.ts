@@ -1,7 +1,7 @@
 // Media names: PWG self-describing names, bare inch and millimetre sizes, and what is refused.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseMediaSize } from '../../src/ipp/media-size';
+import { parseMediaSize } from '../../src/util/media-size';
 
 function closeTo(actual: { widthPt: number; heightPt: number } | null, widthPt: number, heightPt: number): void {
   assert.ok(actual, 'expected a size');
