@@ -17,6 +17,8 @@ export interface RenderSettings {
   dpi?: number;
   dither?: boolean;
   paperWidth?: 58 | 80;
+  /** The printer's model, for a language whose protocol differs by model (src/languages `encoderFor`). */
+  model?: string;
 }
 
 /** One document on its way to one printer. */
@@ -93,7 +95,7 @@ export function renderJob(input: FilterInput, format: RasterFormat, language: Re
   const { paperSize, pageRange, orientation, fitToPage, copies, dither } = input.options;
   const dpi = input.printer.dpi ?? LANGUAGES[language].defaultDpi ?? 203;
   const common = { dpi, pageRange, orientation, fitToPage, dither: dither ?? input.printer.dither ?? false };
-  const encode = { language, copies: copies ?? 1 };
+  const encode = { language, copies: copies ?? 1, ...(input.printer.model ? { model: input.printer.model } : {}) };
   if (LANGUAGES[language].pages?.geometry !== 'receipt') return { format, bytes: input.bytes, raster: { ...common, paperSize }, encode };
   // printers count whole dots per mm: 203 dpi heads are 8 dots/mm (576 dots on 72 mm), 300 dpi heads 12
   const widthDots = PRINTABLE_MM[input.printer.paperWidth ?? 80] * Math.round(dpi / 25.4);

@@ -2,6 +2,8 @@
 // as a whole (rank order, the fallback, the content list, the raw port's host queries) is below it.
 import type { ContentKind } from '../schemas/printer';
 import { DOCUMENT } from './document';
+import { DYMO } from './dymo';
+import { EPL2 } from './epl2';
 import { ESCPOS } from './escpos';
 import type { HostQuerySyntax, LanguageModule } from './printer-language';
 import { TSPL } from './tspl';
@@ -13,6 +15,8 @@ export const LANGUAGES = {
   escpos: ESCPOS,
   tspl: TSPL,
   document: DOCUMENT,
+  epl2: EPL2,
+  dymo: DYMO,
 } satisfies Record<string, LanguageModule>;
 
 const BY_RANK: readonly LanguageModule[] = Object.values<LanguageModule>(LANGUAGES).sort((a, b) => a.rank - b.rank);

@@ -34,8 +34,8 @@ export type InterruptedJobRule = 'resend' | 'fail';
 
 /** How rendered pages become this language: its encoder at a resolution, and the page geometry the raster follows. */
 export interface PageOutput {
-  /** The encoder of rendered pages for a printer of `dpi` dots per inch. */
-  encoderFor(dpi: number): PageEncoderFactory;
+  /** The encoder of rendered pages for a printer of `dpi` dots per inch whose record names `model` (a language with several protocols picks by it). */
+  encoderFor(dpi: number, model?: string): PageEncoderFactory;
   /** `label`: pages sized by the document or `paperSize`; `receipt`: fitted to the roll's printable width. */
   geometry: 'label' | 'receipt';
 }

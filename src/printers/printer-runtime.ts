@@ -345,7 +345,7 @@ export class PrinterRuntime {
       bytes,
       format: resolveFormat(work.format, bytes),
       language: this.deps.languageOf(printer),
-      printer: { dpi: printer.dpi, dither: printer.dither, paperWidth: printer.paperWidth },
+      printer: { dpi: printer.dpi, dither: printer.dither, paperWidth: printer.paperWidth, model: printer.model },
       title: job.title,
       userName: job.source ?? 'printproxyd',
       options: work.options,

@@ -21,7 +21,7 @@ export function renderDocument(job: LocalRenderJob, rasterisers: Rasterisers): R
   if (!Object.hasOwn(rasterisers, job.format)) throw new DeviceError('UNSUPPORTED_CONTENT', `documents of format "${String(job.format)}" cannot be rendered`);
   const encoderAt = Object.hasOwn(ENCODERS, job.encode.language) ? ENCODERS[job.encode.language] : undefined;
   if (!encoderAt) throw new DeviceError('UNSUPPORTED_CONTENT', `printer language "${String(job.encode.language)}" cannot be written`);
-  const encoder = encoderAt(raster.dpi)(copies);
+  const encoder = encoderAt(raster.dpi, job.encode.model)(copies);
   const summary = rasterisers[job.format].rasterise(job.bytes, raster, (page) => encoder.addPage(page));
   return { bytes: encoder.finish(), pages: summary.pages, documentPages: summary.documentPages, widthDots: summary.widthDots, heightDots: summary.heightDots };
 }

@@ -17,7 +17,7 @@ export interface RasterOptions {
   widthDots?: number;
 }
 /** What the bitmaps are encoded into: a printer language, or `png` (a picture of the page, for previews). */
-export type EncodeSpec = { language: RenderedLanguage | 'png'; copies: number };
+export type EncodeSpec = { language: RenderedLanguage | 'png'; copies: number; model?: string };
 /** The printer languages a render writes (those whose module has `pages`; documents are rendered by their printers). */
 export type RenderedLanguage = LanguageName;
 /** One render: a document, how to rasterise it, how to encode it. */

@@ -23,6 +23,8 @@ const PAPER_OUT_REPLY: Record<LanguageName, Buffer[] | null> = {
   tspl: [Buffer.of(0x04)],
   escpos: [Buffer.of(0x16), Buffer.of(0x12), Buffer.of(0x12), Buffer.of(0x72)],
   document: null,
+  epl2: [Buffer.from('07\r\n', 'latin1')],
+  dymo: [Buffer.of(0x20)],
 };
 
 /** A page the renderers draw: an 80 x 40 dot PNG with a black square. */

@@ -6,6 +6,8 @@ import net from 'node:net';
 import { join } from 'node:path';
 import type { MonoBitmap } from '../../src/encoders/mono-bitmap';
 import { resolveRaster } from '../../src/render/render-options';
+import { DymoPrinterEmulator } from '../fixtures/dymo-printer';
+import { Epl2PrinterEmulator } from '../fixtures/epl2-printer';
 import { decodeEscposRaster } from '../fixtures/escpos-raster-decode';
 import { deviceIdReply, type FakeUsbBus, type FakeDeviceSpec } from '../fixtures/fake-usb';
 import { IppEverywherePrinter } from '../fixtures/ipp-everywhere';
@@ -83,6 +85,13 @@ async function tsplLabels(context: RigContext, bytes: Buffer): Promise<MonoBitma
   return emulator.printed.map((label) => label.picture);
 }
 
+/** EPL2 bytes fed to an EPL2 emulator: the pictures it printed. */
+function epl2Labels(bytes: Buffer): MonoBitmap[] {
+  const emulator = new Epl2PrinterEmulator();
+  emulator.feed(bytes);
+  return emulator.printed.map((label) => label.picture);
+}
+
 /** Every PDF ippeveprinter kept (`-k`) under `dir`, newest last. */
 function keptPdfs(dir: string): string[] {
   const found: string[] = [];
@@ -133,6 +142,26 @@ export const LANGUAGE_RIGS: Record<string, Record<string, RigMaker>> = {
     usb: async (context) => {
       const { path, device } = await addUsb(context, 'MFG:EPSON;CMD:ESCPOS;MDL:TM-T88V;CLS:PRINTER;');
       return { path, labels: async () => decodeEscposRaster(device.lastJob()!).receipts };
+    },
+  },
+  epl2: {
+    tcp: async (context) => {
+      const lp2844 = new Epl2PrinterEmulator();
+      const port = await lp2844.listen();
+      context.onStop(() => lp2844.stop());
+      return { path: await addNetwork(context, port, 'tcp', 'epl2'), labels: async () => lp2844.printed.map((label) => label.picture) };
+    },
+    usb: async (context) => {
+      const { path, device } = await addUsb(context, 'MANUFACTURER:Zebra;COMMAND SET:EPL;MODEL:LP 2844;CLASS:PRINTER;');
+      return { path, labels: async () => epl2Labels(Buffer.concat(device.transfers)) };
+    },
+  },
+  dymo: {
+    usb: async (context) => {
+      const labelWriter = new DymoPrinterEmulator({ model: '450', wide: true });
+      const { path, device } = await addUsb(context, 'MFG:DYMO;CMD: ;MDL:LabelWriter 4XL;CLASS:PRINTER;', { vendorId: 0x0922, productId: 0x0025, hasInEndpoint: true });
+      device.respond = (chunk) => labelWriter.feed(chunk);
+      return { path, labels: async () => labelWriter.printed.map((label) => label.picture) };
     },
   },
   document: {

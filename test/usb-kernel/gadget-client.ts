@@ -33,6 +33,21 @@ export function tsplSpec(overrides: Partial<GadgetSpec> = {}): GadgetSpec {
   };
 }
 
+/** A DYMO LabelWriter 450 (its USB ids and 1284 id; answers ESC A); override any field. */
+export function dymoSpec(overrides: Partial<GadgetSpec> = {}): GadgetSpec {
+  return {
+    name: 'dymo',
+    vendorId: 0x0922,
+    productId: 0x0020,
+    serialNumber: '01010112345600',
+    manufacturer: 'DYMO',
+    product: 'DYMO LabelWriter 450',
+    pnpString: 'MFG:DYMO;CMD: ;MDL:LabelWriter 450;CLASS:PRINTER;DESCRIPTION:DYMO LabelWriter 450;',
+    dymoModel: '450',
+    ...overrides,
+  };
+}
+
 /** A printer gadget running in its own process. */
 export class GadgetPrinter {
   private nextId = 1;

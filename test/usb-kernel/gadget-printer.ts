@@ -3,6 +3,7 @@
 // silent (stops reading: the host's bulk OUT is NAKed once the function's queue is full), pauses, or vanishes
 // (unbinds its UDC) and comes back; it can also take the first bytes of a job and then go silent.
 import { closeSync, constants, openSync, readSync, writeSync } from 'node:fs';
+import { DymoPrinterEmulator } from '../fixtures/dymo-printer';
 import { ConfigfsPrinterGadget, type GadgetSpec } from './gadget-configfs';
 
 /** A command from the test. */
@@ -34,6 +35,8 @@ let tail = '';
 let fd = -1;
 let wake: (() => void) | null = null;
 let stopping = false;
+/** A DYMO gadget's emulator: it reads every byte and answers ESC A (paper out follows `state`). */
+let dymo: DymoPrinterEmulator | null = null;
 /** How often a printer with nothing to read looks again (ms). */
 const POLL_MS = 2;
 
@@ -142,6 +145,12 @@ async function readLoop(gadget: ConfigfsPrinterGadget, speaksTspl: boolean): Pro
     const piece = Buffer.from(buffer.subarray(0, n));
     received.push(piece);
     if (state.silentAfterBytes > 0 && received.reduce((sum, b) => sum + b.length, 0) >= state.silentAfterBytes) state.silent = true;
+    if (dymo) {
+      dymo.state.paperOut = state.paperOut;
+      const answer = dymo.feed(piece);
+      if (answer.length > 0) await writeAll(answer);
+      continue;
+    }
     const text = tail + piece.toString('latin1');
     tail = text.slice(-2);
     if (text.includes('~HS')) await writeAll(Buffer.from(hostStatusReply(), 'latin1'));
@@ -164,6 +173,7 @@ function reply(id: number, result: { ok: true; data?: string } | { ok: false; er
 function main(): void {
   const spec = JSON.parse(process.argv[2]!) as GadgetSpec;
   const gadget = ConfigfsPrinterGadget.create(spec);
+  if (spec.dymoModel) dymo = new DymoPrinterEmulator({ model: spec.dymoModel });
   process.on('message', (message: { id: number; command: GadgetCommand }) => {
     const { id, command } = message;
     try {

@@ -44,7 +44,7 @@ export function previewRoutes(deps: PreviewRouteDeps): Route[] {
           const bytes = await deps.loadDocument(submission.document, submission.data, req.signal);
           const input = {
             bytes, format: resolveFormat(submission.document.format, bytes), language: deps.languageOf(printer),
-            printer: { dpi: printer.dpi, dither: printer.dither, paperWidth: printer.paperWidth }, title: submission.title, userName: submission.source ?? 'printproxyd', options: submission.options,
+            printer: { dpi: printer.dpi, dither: printer.dither, paperWidth: printer.paperWidth, model: printer.model }, title: submission.title, userName: submission.source ?? 'printproxyd', options: submission.options,
           };
           return renderPreview(deps.render, input, page, req.signal);
         });

@@ -1,6 +1,6 @@
 // The DYMO test label: a bitmap drawn here (a border, quarter-inch ticks, bars spelling the device id's bits), encoded as LabelWriter raster.
 import type { MonoBitmap } from '../../encoders/mono-bitmap';
-import { parseMediaSize } from '../../ipp/media-size';
+import { parseMediaSize } from '../../util/media-size';
 import type { PrinterRecord } from '../../schemas/printer';
 import type { TestPrintInfo } from '../printer-language';
 import { DYMO_DPI } from './dymo-commands';

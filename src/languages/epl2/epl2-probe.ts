@@ -25,14 +25,3 @@ function decodeErrorReport(reply: Buffer): DecodedStatus {
 export function epl2LiveStatus(transport: Transport, timeoutMs: number): Promise<LiveStatus> {
   return liveStatusOf(transport, { command: EPL2_STATUS_QUERY, complete: isEpl2StatusComplete, decode: decodeErrorReport }, timeoutMs);
 }
-
-/**
- * True when the printer answers `^ee` with a well-formed code line within `timeoutMs`; false when silent, garbled or
- * unreachable. The five bytes `^ee<CR><LF>` are what is sent: ZPL printers ignore text outside a ^XA…^XZ format and
- * TSPL printers an unknown command line, but a receipt (ESC/POS) printer prints them as a line of text, so this probe
- * belongs after the ones that recognise ZPL and TSPL, on a port not known to be a receipt printer.
- */
-export async function epl2Probe(transport: Transport, timeoutMs: number): Promise<boolean> {
-  const reply = await transport.query(EPL2_STATUS_QUERY, isEpl2StatusComplete, timeoutMs).catch(() => null);
-  return reply !== null && parseEpl2Status(reply) !== null;
-}

@@ -1,7 +1,7 @@
 // The DYMO module's facts: USB and 1284 matching, label sizes the renderer parses, and a test label the emulator prints.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseMediaSize } from '../../../src/ipp/media-size';
+import { parseMediaSize } from '../../../src/util/media-size';
 import { DYMO } from '../../../src/languages/dymo';
 import { DYMO_450_DEVICE_ID } from '../../../src/languages/dymo/dymo-device-id';
 import type { PrinterRecord } from '../../../src/schemas/printer';
@@ -12,7 +12,7 @@ const printer = (model?: string) => ({ id: 'ABCDEFGH', path: 'usb_x', model, con
 
 test('the module: USB only, LabelWriter raster passed through as application/vnd.dymo-lw, the table facts', () => {
   assert.deepEqual([DYMO.name, DYMO.content, DYMO.transports], ['dymo', 'dymo', ['usb']]);
-  assert.deepEqual([DYMO.displayName, DYMO.defaultDpi, DYMO.rank], ['DYMO LabelWriter', 300, 30]);
+  assert.deepEqual([DYMO.displayName, DYMO.defaultDpi, DYMO.rank], ['DYMO LabelWriter', 300, 40]);
   assert.equal(DYMO.passThroughMimeType, 'application/vnd.dymo-lw');
   assert.deepEqual(DYMO.ipp.declared, { 'application/vnd.dymo-lw': 'raw' });
   assert.equal(DYMO.device?.overNetwork, false);
@@ -21,11 +21,11 @@ test('the module: USB only, LabelWriter raster passed through as application/vnd
 
 test('usb.matches: DYMO vendor with a LabelWriter product, or MFG DYMO + MDL LabelWriter; not a LabelManager or a Zebra', () => {
   const none = {};
-  assert.equal(DYMO.usb.matches(none, { vendorId: 0x0922, productId: 0x0020 }), true);
-  assert.equal(DYMO.usb.matches(none, { vendorId: 0x0922, productId: 0x002a }), true);
-  assert.equal(DYMO.usb.matches(parseDeviceId(DYMO_450_DEVICE_ID), { vendorId: 0x1234, productId: 1 }), true);
-  assert.equal(DYMO.usb.matches(parseDeviceId('MFG:DYMO;CMD: ;MDL:LabelManager PnP;'), { vendorId: 0x0922, productId: 0x1002 }), false);
-  assert.equal(DYMO.usb.matches(parseDeviceId('MFG:Zebra;CMD:ZPL;MDL:ZD420;'), { vendorId: 0x0a5f, productId: 0x0100 }), false);
+  assert.equal(DYMO.usb!.matches(none, { vendorId: 0x0922, productId: 0x0020 }), true);
+  assert.equal(DYMO.usb!.matches(none, { vendorId: 0x0922, productId: 0x002a }), true);
+  assert.equal(DYMO.usb!.matches(parseDeviceId(DYMO_450_DEVICE_ID), { vendorId: 0x1234, productId: 1 }), true);
+  assert.equal(DYMO.usb!.matches(parseDeviceId('MFG:DYMO;CMD: ;MDL:LabelManager PnP;'), { vendorId: 0x0922, productId: 0x1002 }), false);
+  assert.equal(DYMO.usb!.matches(parseDeviceId('MFG:Zebra;CMD:ZPL;MDL:ZD420;'), { vendorId: 0x0a5f, productId: 0x0100 }), false);
 });
 
 test('media: DYMO sizes the renderer parses, address label first; 4x6 in first on a 4XL', () => {

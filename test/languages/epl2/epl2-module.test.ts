@@ -18,17 +18,17 @@ test('countFormats counts P commands and steps over GW and GM data that looks li
   assert.equal(countEpl2Formats(bytes('N\r\nGW0,0,2,2\r\n', [0x0a, 0x50, 0x31, 0x0a], '\r\nP1\r\n')), 1);
   assert.equal(countEpl2Formats(bytes('GM"LOGO"4\n', [0x0a, 0x50, 0x31, 0x0a], 'N\nP1')), 1);
   assert.equal(countEpl2Formats(bytes('N\nA10,10,0,3,1,1,N,"x"\n')), 0);
-  assert.equal(EPL2.countFormats(bytes('N\nP1\nN\nP1\n')), 2);
+  assert.equal(EPL2.countFormats!(bytes('N\nP1\nN\nP1\n')), 2);
 });
 
 test('the 1284 id: EPL or EPL2 in CMD (COMMAND SET too) is EPL2; one that also lists ZPL is left to ZPL', () => {
   const device = { vendorId: 0x0a5f, productId: 0x000a };
   assert.equal(speaksEpl2(parseDeviceId('MANUFACTURER:Zebra Technologies;COMMAND SET:EPL;MODEL:LP 2844;')), true);
-  assert.equal(EPL2.usb.matches(parseDeviceId('MFG:Zebra;CMD:EPL2;MDL:TLP 2844;'), device), true);
-  assert.equal(EPL2.usb.matches(parseDeviceId('MFG:Zebra;CMD:ZPL,EPL2;MDL:GK420d;'), device), false);
-  assert.equal(EPL2.usb.matches(parseDeviceId('MFG:Zebra;CMD:ZPL;MDL:ZD420;'), device), false);
-  assert.equal(EPL2.usb.matches(parseDeviceId('MFG:TSC;CMD:TSPL2;MDL:TE200;'), device), false);
-  assert.equal(EPL2.usb.matches(parseDeviceId('MFG:EPSON;CMD:ESC/POS;MDL:TM-T20;'), device), false);
+  assert.equal(EPL2.usb!.matches(parseDeviceId('MFG:Zebra;CMD:EPL2;MDL:TLP 2844;'), device), true);
+  assert.equal(EPL2.usb!.matches(parseDeviceId('MFG:Zebra;CMD:ZPL,EPL2;MDL:GK420d;'), device), false);
+  assert.equal(EPL2.usb!.matches(parseDeviceId('MFG:Zebra;CMD:ZPL;MDL:ZD420;'), device), false);
+  assert.equal(EPL2.usb!.matches(parseDeviceId('MFG:TSC;CMD:TSPL2;MDL:TE200;'), device), false);
+  assert.equal(EPL2.usb!.matches(parseDeviceId('MFG:EPSON;CMD:ESC/POS;MDL:TM-T20;'), device), false);
 });
 
 test('the test label prints on the emulator: one label with the device, printer and date, a Code 128 B command', async () => {

@@ -1,9 +1,9 @@
-// EPL2 pre-flight, live status and probe over a real TCP socket to the emulator, and over USB bulk (the fake bus).
+// EPL2 pre-flight and live status over a real TCP socket to the emulator, and over USB bulk (the fake bus).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { UsbTransport, type UsbLocator } from '../../../src/kinds/usb/usb-transport';
 import { EPL2 } from '../../../src/languages/epl2';
-import { epl2LiveStatus, epl2Preflight, epl2Probe } from '../../../src/languages/epl2/epl2-probe';
+import { epl2LiveStatus, epl2Preflight } from '../../../src/languages/epl2/epl2-probe';
 import { EPL2_ERRORS, EPL2_STATUS_QUERY } from '../../../src/languages/epl2/epl2-status';
 import { READINESS_ERRORS } from '../../../src/languages/readiness';
 import type { TcpTransport } from '../../../src/transports/tcp-transport';
@@ -18,12 +18,10 @@ let tcp: TcpTransport;
 
 epl2OverTcp(printer, (t) => { tcp = t; });
 
-test('TCP: a ready printer is ready, online, and answers the probe', async () => {
+test('TCP: a ready printer is ready and online', async () => {
   assert.deepEqual(await epl2Preflight(tcp, 5000), { kind: 'ready' });
   assert.deepEqual(await epl2LiveStatus(tcp, 5000), { status: 'online', statusReasons: [] });
-  assert.equal(await epl2Probe(tcp, 5000), true);
-  assert.equal(await EPL2.probe(tcp, 5000), true);
-  assert.equal(printer.statusAnswered, 4);
+  assert.equal(printer.statusAnswered, 2);
 });
 
 test('TCP: paper out (07) is not ready with media-empty-error; a past syntax error (01) is still ready', async () => {
@@ -32,7 +30,6 @@ test('TCP: paper out (07) is not ready with media-empty-error; a past syntax err
     const outcome = await EPL2.device!.preflight!(tcp, 5000, true);
     assert.deepEqual(outcome, { kind: 'not-ready', readiness: { ready: false, paperOut: true, paused: false, headOpen: false, ribbonOut: false, errors: [EPL2_ERRORS.paperOrRibbonOut] } });
     assert.deepEqual(await epl2LiveStatus(tcp, 5000), { status: 'error', statusReasons: ['media-empty-error'] });
-    assert.equal(await epl2Probe(tcp, 5000), true, 'an answer in error is still EPL2');
   } finally {
     printer.state.paperOut = false;
   }
@@ -57,23 +54,21 @@ test('TCP: head open and cutter together name both', async () => {
   }
 });
 
-test('TCP: a silent printer is silent for pre-flight (the job is attempted), unknown for status, and not EPL2 to the probe', async () => {
+test('TCP: a silent printer is silent for pre-flight (the job is attempted), unknown for status', async () => {
   printer.silent = true;
   try {
     assert.deepEqual(await epl2Preflight(tcp, 300), { kind: 'silent' });
     assert.deepEqual(await epl2LiveStatus(tcp, 300), { status: 'unknown', statusReasons: [] });
-    assert.equal(await epl2Probe(tcp, 300), false);
   } finally {
     printer.silent = false;
   }
 });
 
-test('TCP: an unreachable printer is silent for pre-flight, offline for status, and not EPL2 to the probe', async () => {
+test('TCP: an unreachable printer is silent for pre-flight, offline for status', async () => {
   await printer.die();
   try {
     assert.deepEqual(await epl2Preflight(tcp, 1000), { kind: 'silent' });
     assert.deepEqual(await epl2LiveStatus(tcp, 1000), { status: 'offline', statusReasons: [] });
-    assert.equal(await epl2Probe(tcp, 1000), false);
   } finally {
     await printer.revive();
   }
@@ -96,7 +91,7 @@ test('USB: the 1284 id says EPL, ^ee goes out on bulk OUT and the emulator\'s an
   usbPrinter.state.paperOut = false;
   const { device, transport } = usbEpl2Printer([paperOut, usbPrinter.feed(EPL2_STATUS_QUERY)]);
   const id = parseDeviceId(deviceIdText(device.spec.deviceIdReply!));
-  assert.equal(EPL2.usb.matches(id, device.info), true);
+  assert.equal(EPL2.usb!.matches(id, device.info), true);
   const outcome = await epl2Preflight(transport, 1000);
   assert.deepEqual(outcome.kind === 'not-ready' && outcome.readiness.errors, [EPL2_ERRORS.paperOrRibbonOut]);
   assert.deepEqual(device.transfers.filter((t) => t.length > 0).at(-1), EPL2_STATUS_QUERY);

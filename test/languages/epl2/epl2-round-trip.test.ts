@@ -37,7 +37,7 @@ test('a rendered shipping label prints on the EPL2 emulator dot for dot, two cop
   const [page] = await renderPages(await shippingLabelPdf());
   assert.deepEqual([page.width, page.height], [812, 1218]);
   const job = encode([page], 2);
-  assert.equal(EPL2.countFormats(job), 1);
+  assert.equal(EPL2.countFormats!(job), 1);
   await transport.send(job);
   await printer.waitForLabels(1, 10_000);
 
@@ -66,7 +66,7 @@ test('random pages of any width (padding bits included), several in one job, com
   });
   const before = printer.printed.length;
   const job = encode(pages, 1);
-  assert.equal(EPL2.countFormats(job), pages.length);
+  assert.equal(EPL2.countFormats!(job), pages.length);
   await transport.send(job);
   await printer.waitForLabels(before + pages.length, 10_000);
   pages.forEach((page, n) => {
