@@ -218,7 +218,10 @@ type Events = Awaited<ReturnType<typeof startEvents>>;
  */
 function startPrinting(ctx: StartContext, { settings }: Stored, { bus, webhooks }: Events, hardware: DaemonHardware) {
   const { options, logger, started, warnings } = ctx;
-  const kindDeps: KindDeps = { timeouts: options.timeouts, mdns: options.mdns, logger, hardware, warn: (line) => warnings.push(line) };
+  // the registry is made from the kinds' discovery sources; their look-ups of known printers reach it through this holder
+  const known: { registry: PrinterRegistry | null } = { registry: null };
+  const printerAt = (path: string) => known.registry?.find(path) ?? null;
+  const kindDeps: KindDeps = { timeouts: options.timeouts, mdns: options.mdns, printerAt, logger, hardware, warn: (line) => warnings.push(line) };
   // each kind opens what it owns (the USB bus and its interface claims) once; stopped after the spooler is done with it
   const kinds = startKinds(kindDeps);
   started.push('printer kinds', () => stopKinds(kinds));
@@ -232,6 +235,7 @@ function startPrinting(ctx: StartContext, { settings }: Stored, { bus, webhooks 
     reportedDpi,
     logger,
   });
+  known.registry = registry;
   const renderer = createRenderService({ workers: () => renderWorkersOf(settings.value), startPool: renderPoolStarter({ maxQueue: 64, jobTimeoutMs: 30_000, logger }) });
   // a changed worker count retires the running pool once its renders are done
   started.push('renderer', () => renderer.close());

@@ -13,11 +13,13 @@ export interface KindHardware {
   usb: (logger: Logger) => UsbBackend;
 }
 
-/** What every kind may use: transport limits, mDNS permission, the logger, the hardware, and where a part that cannot start is reported. */
+/** What every kind may use: transport limits, mDNS permission, the printers known, the logger, the hardware, and where a part that cannot start is reported. */
 export interface KindDeps {
   timeouts: TransportTimeouts;
   /** mDNS browsing is allowed (off with --no-mdns). */
   mdns: boolean;
+  /** The record of the printer at `path` (manual or discovered), or null: discovery never probes a printer that has one. */
+  printerAt: (path: string) => PrinterRecord | null;
   logger: Logger;
   hardware: KindHardware;
   /** Records what could not start (GET /status warnings); the daemon keeps serving. */

@@ -112,7 +112,7 @@ for (const language of Object.values(LANGUAGES)) {
           const printer = await tcpPrinter(reply);
           const rec = record(language, 'tcp', { connection: { type: 'network', host: '127.0.0.1', port: printer.port, protocol: 'tcp' } });
           assert.equal(languageOf(rec), language);
-          const driver = kind.start({ timeouts, mdns: false, logger, hardware: { usb: () => new FakeUsbBus() }, warn: () => undefined }).openDriver(rec, language);
+          const driver = kind.start({ timeouts, mdns: false, printerAt: () => null, logger, hardware: { usb: () => new FakeUsbBus() }, warn: () => undefined }).openDriver(rec, language);
           await driver.deliver(doc, new AbortController().signal);
           assert.ok(printer.received().includes(own), 'the job arrived whole');
           const status = await driver.status();
@@ -125,7 +125,7 @@ for (const language of Object.values(LANGUAGES)) {
           const { busNumber, portNumbers } = device.info;
           const rec = record(language, 'usb', { locator: { bus: busNumber, ports: portNumbers.join('.'), vendorId: 0x1234, productId: 0x5678, interface: 0 } });
           assert.equal(languageOf(rec), language);
-          const session = kind.start({ timeouts, mdns: false, logger, hardware: { usb: () => bus }, warn: () => undefined } satisfies KindDeps);
+          const session = kind.start({ timeouts, mdns: false, printerAt: () => null, logger, hardware: { usb: () => bus }, warn: () => undefined } satisfies KindDeps);
           const driver = session.openDriver(rec, language);
           await driver.deliver(doc, new AbortController().signal);
           assert.deepEqual(device.lastJob(), own);

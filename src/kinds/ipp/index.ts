@@ -22,7 +22,9 @@ export const ippKind: PrinterKind = {
   pathFromUri: ippPathFromUri,
   probeContent: () => Promise.resolve('pdf'),
   start: (deps) => ({
-    discovery: deps.mdns ? [new MdnsDiscovery({ scanMs: 1500, rescanMs: 300_000, probeRaw: (host, port) => probeRawContent(tcpTransportWith(host, port, deps.timeouts), deps.timeouts.queryMs), logger: deps.logger })] : [],
+    discovery: deps.mdns
+      ? [new MdnsDiscovery({ scanMs: 1500, rescanMs: 300_000, probeRaw: (host, port) => probeRawContent(tcpTransportWith(host, port, deps.timeouts), deps.timeouts.queryMs), printerAt: deps.printerAt, logger: deps.logger })]
+      : [],
     openDriver: (printer) => new IppDriver({ uri: ippUri(printer.connection), timeoutMs: 10_000, statusTimeoutMs: 900, busyRetryMs: 500, busyWaitMs: 120_000, logger: deps.logger }),
     stop: async () => undefined,
   }),

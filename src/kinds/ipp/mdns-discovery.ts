@@ -15,8 +15,10 @@ export interface MdnsDiscoveryOptions {
   interfaceAddress?: string;
   scanMs: number;
   rescanMs: number;
-  /** Decides the content of a raw-socket (`_pdl-datastream`) printer seen for the first time: asks `~HS` (zpl) or not (raw). */
+  /** Decides the content of a raw-socket (`_pdl-datastream`) printer no one knows yet: asks the languages' probes (`~HS`…). */
   probeRaw: (host: string, port: number) => Promise<ContentKind>;
+  /** The record of the printer at `path` when one exists (manual or discovered): its runtime owns the device, so it is not probed. */
+  printerAt: (path: string) => { content: ContentKind } | null;
   logger: Logger;
 }
 
@@ -35,6 +37,8 @@ export class MdnsDiscovery implements DiscoverySource {
   /** Printers seen in one of the last two scans: one lost multicast answer does not drop a printer. */
   private readonly known = new Map<string, DiscoveredPrinter>();
   private readonly presence = new Presence(2);
+  /** Probes under way, by path: two scans at once (start-up's and GET /discover's) share one. */
+  private readonly probing = new Map<string, Promise<ContentKind>>();
 
   constructor(private readonly options: MdnsDiscoveryOptions) {}
 
@@ -90,8 +94,9 @@ export class MdnsDiscovery implements DiscoverySource {
     if (service.type === '_pdl-datastream._tcp.local') {
       const connection = { type: 'network', host, port: service.port, protocol: 'tcp' } as const;
       const path = rawSocketPath(host, service.port);
-      // only a new printer is probed: a known one has its runtime, the one owner of its device, and keeps its content
-      const content = this.known.get(path)?.content ?? (await this.options.probeRaw(host, service.port));
+      // only a printer no one knows is probed: one with a record has its runtime, the one owner of its device, whose
+      // content comes from that record (the memory of seen printers is empty at each start, the records are not)
+      const content = this.known.get(path)?.content ?? this.options.printerAt(path)?.content ?? (await this.probeOnce(path, host, service.port));
       return { path, connection, model: service.txt.ty || name, content, localAddress: host };
     }
     const protocol = service.type === '_ipps._tcp.local' ? 'ipps' : 'ipp';
@@ -106,6 +111,16 @@ export class MdnsDiscovery implements DiscoverySource {
       localAddress: host,
       ...(service.txt.pdl ? { supportedFormats: service.txt.pdl.split(',') } : {}),
     };
+  }
+
+  /** Probes the printer at `path` once however many scans ask at the same time. */
+  private probeOnce(path: string, host: string, port: number): Promise<ContentKind> {
+    let probe = this.probing.get(path);
+    if (!probe) {
+      probe = this.options.probeRaw(host, port).finally(() => this.probing.delete(path));
+      this.probing.set(path, probe);
+    }
+    return probe;
   }
 }
 

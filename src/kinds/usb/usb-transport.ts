@@ -7,7 +7,6 @@ import { readEndpoint } from '../../usb/usb-quirks';
 import { interfaceFor } from '../../usb/interface-select';
 import { pieces } from '../../transports/pieces';
 import type { SendResult, Transport } from '../../transports/transport';
-import { Mutex } from '../../util/mutex';
 
 /** Where the printer is: the locator its discovery recorded. */
 export interface UsbLocator {
@@ -44,50 +43,39 @@ interface Progress {
   total: number;
 }
 
-/** A Transport over one USB printer interface; every call goes through this process's one claim of it (usb-claim). */
+/**
+ * A Transport over one USB printer interface; every call goes through this process's one claim of it (usb-claim). It
+ * does not order its calls: the printer runtime's device lock, its one caller, runs sends and queries one at a time.
+ */
 export class UsbTransport implements Transport {
   readonly describe: string;
-  /** Sends and queries one at a time: replies would cross, and a query's command would land inside a job. */
-  private readonly exclusive = new Mutex();
-  private sends = 0;
 
   constructor(private readonly options: UsbTransportOptions) {
     const hex = (n: number) => n.toString(16).padStart(4, '0');
     this.describe = `usb ${hex(options.locator.vendorId)}:${hex(options.locator.productId)} at ${options.locator.bus}-${options.locator.ports}`;
   }
 
-  /** True while a send is in progress or waiting for a query to end: a bulk status query now would wait for the whole job. */
-  get sending(): boolean {
-    return this.sends > 0;
-  }
-
   /** Sends every byte in bulk OUT transfers, then a zero-length packet when the size is a multiple of the packet size. */
   async send(data: Uint8Array, signal?: AbortSignal, repeat = 1): Promise<SendResult> {
     const progress: Progress = { sent: 0, total: data.length * repeat };
     const { device, iface } = await this.locate();
-    this.sends += 1;
-    try {
-      // after any query in flight: a status command must not land between two pieces of a job (inside a graphic)
-      return await this.exclusive.run(() => this.withInterface(device, iface, async (handle) => {
-        const out = outEndpoint(iface);
-        for (const piece of pieces(data, repeat, this.options.chunkBytes ?? 16 * 1024)) await this.write(handle, iface, out, piece, progress, signal);
-        if (progress.total > 0 && progress.total % out.maxPacketSize === 0) await this.write(handle, iface, out, new Uint8Array(0), progress, signal);
-        return { bytes: progress.sent };
-      }, progress));
-    } finally {
-      this.sends -= 1;
-    }
+    return this.withInterface(device, iface, async (handle) => {
+      const out = outEndpoint(iface);
+      for (const piece of pieces(data, repeat, this.options.chunkBytes ?? 16 * 1024)) await this.write(handle, iface, out, piece, progress, signal);
+      if (progress.total > 0 && progress.total % out.maxPacketSize === 0) await this.write(handle, iface, out, new Uint8Array(0), progress, signal);
+      return { bytes: progress.sent };
+    }, progress);
   }
 
   /**
    * Writes a status command and reads bulk IN until `complete`; null for silence (within `timeoutMs`) or a printer that
-   * may not be read (no IN endpoint, unidirectional quirk). Waits for a send in progress.
+   * may not be read (no IN endpoint, unidirectional quirk).
    */
   async query(command: Uint8Array, complete: (reply: Buffer) => boolean, timeoutMs: number): Promise<Buffer | null> {
     const { device, iface } = await this.locate();
     const input = readEndpoint(device.vendorId, iface, device.productId);
     if (!input) return null;
-    return this.exclusive.run(() => this.withInterface(device, iface, (handle) => this.ask(handle, iface, input, command, complete, timeoutMs), { sent: 0, total: command.length }));
+    return this.withInterface(device, iface, (handle) => this.ask(handle, iface, input, command, complete, timeoutMs), { sent: 0, total: command.length });
   }
 
   private async ask(handle: UsbHandle, iface: UsbInterfaceInfo, input: UsbEndpointInfo, command: Uint8Array, complete: (reply: Buffer) => boolean, timeoutMs: number): Promise<Buffer | null> {

@@ -15,7 +15,7 @@ after(() => advertiser.stop());
 
 test('a _pdl-datastream printer is probed when first seen only; later scans keep the content it was found with', async () => {
   const probed: string[] = [];
-  const discovery = new MdnsDiscovery({ scanMs: 600, rescanMs: 60_000, probeRaw: async (host, port) => (probed.push(`${host}:${port}`), 'zpl'), logger: silentLogger });
+  const discovery = new MdnsDiscovery({ scanMs: 600, rescanMs: 60_000, probeRaw: async (host, port) => (probed.push(`${host}:${port}`), 'zpl'), printerAt: () => null, logger: silentLogger });
   const first = await discovery.scan();
   assert.deepEqual(first.map((p) => [p.path, p.content]), [['tcp_127-0-0-1_9100', 'zpl']]);
   const second = await discovery.scan();

@@ -12,7 +12,7 @@ const timeouts = { connectMs: 1000, idleMs: 1000, queryMs: 300 };
 
 test('a bus that cannot open: one warning, no discovery, and jobs to USB printers fail saying USB is unavailable', async () => {
   const warnings: string[] = [];
-  const session = usbKind.start({ timeouts, mdns: false, logger: silentLogger, hardware: { usb: () => { throw new Error('libusb not found'); } }, warn: (line) => warnings.push(line) });
+  const session = usbKind.start({ timeouts, mdns: false, printerAt: () => null, logger: silentLogger, hardware: { usb: () => { throw new Error('libusb not found'); } }, warn: (line) => warnings.push(line) });
   assert.deepEqual(warnings, ['USB unavailable, USB printers are off: libusb not found']);
   assert.deepEqual(session.discovery, []);
   const printer = { id: 'AAAAAAAA', path: 'usb_sn_X', content: 'raw', connection: { type: 'usb' }, tags: [], discovered: true } as PrinterRecord;
@@ -25,7 +25,7 @@ test('the bus opens once when the kind starts; a printer used since is given bac
   const bus = new FakeUsbBus();
   const device = bus.add({ vendorId: 0x04b8, productId: 0x0202, serialNumber: 'R1', kernelDriverBound: true });
   let opened = 0;
-  const session = usbKind.start({ timeouts, mdns: false, logger: silentLogger, hardware: { usb: () => (opened += 1, bus) }, warn: () => undefined });
+  const session = usbKind.start({ timeouts, mdns: false, printerAt: () => null, logger: silentLogger, hardware: { usb: () => (opened += 1, bus) }, warn: () => undefined });
   assert.equal(opened, 1);
   assert.equal(session.discovery.length, 1);
   const { busNumber, portNumbers } = device.info;
