@@ -38,10 +38,12 @@ test('discovery finds the gadget as a DYMO LabelWriter', async () => {
   assert.match(printer.model, /LabelWriter 450/);
 });
 
-test('a PDF label arrives as LabelWriter raster, and its Code 128 and QR code read back', async () => {
+test('a PDF label fitted to a 2.125 x 4 in shipping label arrives as LabelWriter raster, and its Code 128 and QR code read back', async () => {
   await valueWithin(`${PATH} is listed`, 30_000, () => listedPrinter(d, PATH));
   await gadget.clear();
-  const body = { content: Buffer.from(await shippingLabelPdf()).toString('base64'), contentType: 'pdf_base64' };
+  // the 4x6 in label fitted to the widest label a 450's 2.2 in head takes (DYMO 99014)
+  const options = { paperSize: 'oe_shipping-label_2.125x4in', fitToPage: true };
+  const body = { content: Buffer.from(await shippingLabelPdf()).toString('base64'), contentType: 'pdf_base64', options };
   const res = await d.api('POST', `/print/${PATH}`, { body });
   assert.equal(res.status, 200, JSON.stringify(res.body));
   assert.equal(res.body.result.content.state, 'completed');
