@@ -43,7 +43,22 @@ export function dymoSpec(overrides: Partial<GadgetSpec> = {}): GadgetSpec {
     manufacturer: 'DYMO',
     product: 'DYMO LabelWriter 450',
     pnpString: 'MFG:DYMO;CMD: ;MDL:LabelWriter 450;CLASS:PRINTER;DESCRIPTION:DYMO LabelWriter 450;',
-    dymoModel: '450',
+    emulator: 'dymo-450',
+    ...overrides,
+  };
+}
+
+/** A Zebra LP 2844 in EPL2 (its 1284 id names EPL; answers `^ee`); override any field. */
+export function epl2Spec(overrides: Partial<GadgetSpec> = {}): GadgetSpec {
+  return {
+    name: 'epl2',
+    vendorId: 0x0a5f,
+    productId: 0x000a,
+    serialNumber: '42A061900123',
+    manufacturer: 'Zebra',
+    product: 'LP 2844',
+    pnpString: 'MANUFACTURER:Zebra;COMMAND SET:EPL;MODEL:LP 2844;CLASS:PRINTER;',
+    emulator: 'epl2',
     ...overrides,
   };
 }

@@ -16,8 +16,8 @@ export interface GadgetSpec {
   product: string;
   /** The IEEE 1284 device id GET_DEVICE_ID answers with, e.g. "MFG:Zebra Technologies;CMD:ZPL;MDL:ZD421;CLS:PRINTER;". */
   pnpString: string;
-  /** A DYMO LabelWriter of this model answers ESC A and reads its raster through the emulator (test/fixtures/dymo-printer.ts). */
-  dymoModel?: '450' | '550';
+  /** The printer behind the gadget reads its bytes and answers through this test/fixtures emulator (DYMO: ESC A; EPL2: ^ee); absent: the built-in Zebra/TSPL/ESC-POS answers. */
+  emulator?: 'dymo-450' | 'epl2';
 }
 
 /** Makes the gadget folder `dir` in configfs with the device descriptor and strings of `spec`, and one configuration c.1. */

@@ -4,6 +4,7 @@
 // (unbinds its UDC) and comes back; it can also take the first bytes of a job and then go silent.
 import { closeSync, constants, openSync, readSync, writeSync } from 'node:fs';
 import { DymoPrinterEmulator } from '../fixtures/dymo-printer';
+import { Epl2PrinterEmulator } from '../fixtures/epl2-printer';
 import { ConfigfsPrinterGadget, type GadgetSpec } from './gadget-configfs';
 
 /** A command from the test. */
@@ -35,8 +36,8 @@ let tail = '';
 let fd = -1;
 let wake: (() => void) | null = null;
 let stopping = false;
-/** A DYMO gadget's emulator: it reads every byte and answers ESC A (paper out follows `state`). */
-let dymo: DymoPrinterEmulator | null = null;
+/** The emulator of a DYMO or EPL2 gadget: it reads every byte and answers status queries (paper out follows `state`). */
+let emulator: { feed(bytes: Uint8Array): Buffer; state: { paperOut: boolean } } | null = null;
 /** How often a printer with nothing to read looks again (ms). */
 const POLL_MS = 2;
 
@@ -145,9 +146,9 @@ async function readLoop(gadget: ConfigfsPrinterGadget, speaksTspl: boolean): Pro
     const piece = Buffer.from(buffer.subarray(0, n));
     received.push(piece);
     if (state.silentAfterBytes > 0 && received.reduce((sum, b) => sum + b.length, 0) >= state.silentAfterBytes) state.silent = true;
-    if (dymo) {
-      dymo.state.paperOut = state.paperOut;
-      const answer = dymo.feed(piece);
+    if (emulator) {
+      emulator.state.paperOut = state.paperOut;
+      const answer = emulator.feed(piece);
       if (answer.length > 0) await writeAll(answer);
       continue;
     }
@@ -173,7 +174,7 @@ function reply(id: number, result: { ok: true; data?: string } | { ok: false; er
 function main(): void {
   const spec = JSON.parse(process.argv[2]!) as GadgetSpec;
   const gadget = ConfigfsPrinterGadget.create(spec);
-  if (spec.dymoModel) dymo = new DymoPrinterEmulator({ model: spec.dymoModel });
+  if (spec.emulator) emulator = spec.emulator === 'epl2' ? new Epl2PrinterEmulator() : new DymoPrinterEmulator({ model: '450' });
   process.on('message', (message: { id: number; command: GadgetCommand }) => {
     const { id, command } = message;
     try {
