@@ -1,12 +1,30 @@
 // API key check in constant time, with per-address brute-force limiting; an unclaimed device (no key yet) refuses every key.
-import { hash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import { AppError } from '../errors';
 import type { FailureLimiter } from './rate-limiter';
 
+/** Bytes compared per key: a 2-byte length and up to 510 bytes of UTF-8 (a longer key never matches: keys are at most 256 characters). */
+const KEY_BLOCK = 512;
+
+/** `key` laid out in `block`: its UTF-8 length (`tooLong` when it does not fit), then its bytes, then zeros. */
+function keyBlock(key: string, block: Buffer, tooLong: number): Buffer {
+  block.fill(0);
+  const length = Buffer.byteLength(key, 'utf8');
+  if (length > KEY_BLOCK - 2) {
+    block.writeUInt16BE(tooLong, 0);
+    return block;
+  }
+  block.writeUInt16BE(length, 0);
+  block.write(key, 2, 'utf8');
+  return block;
+}
+
 /** Checks `X-API-Key` against the current key (null: the device is unclaimed); throws 401 or 429 AppErrors. */
 export class ApiAuth {
-  private digestOf = '';
-  private digest = Buffer.alloc(0);
+  private blockOf = '';
+  private keyBlock: Buffer = Buffer.alloc(KEY_BLOCK);
+  /** Where each presented key is laid out for the comparison (requests are handled one at a time). */
+  private readonly scratch = Buffer.alloc(KEY_BLOCK);
 
   constructor(
     private readonly currentKey: () => string | null,
@@ -44,13 +62,16 @@ export class ApiAuth {
     return address;
   }
 
-  /** Compares SHA-256 digests so neither the content nor the length of the key leaks through timing. */
+  /**
+   * Compares the keys as fixed-size blocks (length, then the UTF-8 bytes, zero-padded) in constant time, so neither the
+   * content nor the length of the key leaks through timing; no hashing and no allocation per request.
+   */
   private matches(key: string, presented: string): boolean {
-    if (key !== this.digestOf) {
-      this.digestOf = key;
-      this.digest = hash('sha256', key, 'buffer');
+    if (key !== this.blockOf) {
+      this.blockOf = key;
+      this.keyBlock = keyBlock(key, Buffer.alloc(KEY_BLOCK), 0xfffe);
     }
-    // the one-shot hash: no Hash object per request
-    return timingSafeEqual(hash('sha256', presented, 'buffer'), this.digest);
+    // an oversized presented key and an oversized stored one carry different markers: they never match
+    return timingSafeEqual(keyBlock(presented, this.scratch, 0xffff), this.keyBlock);
   }
 }
