@@ -30,6 +30,8 @@ export interface DeliveryResult {
 export interface DeviceSession {
   /** Ends the connection gracefully: resolves once the printer let go (the last delivery confirmed); rejects with a DeviceError. */
   close(): Promise<void>;
+  /** Resolves once the printer confirmed reading the deliveries made so far (a later query's reply, or a clean close); rejects with the DeviceError of a connection that failed first. */
+  confirmation(): Promise<void>;
 }
 
 /** One printer's driver; opened per printer by its kind (src/kinds). */

@@ -38,14 +38,15 @@ export class TcpTransport implements Transport {
 
   /**
    * Holds one connection for the calls that follow (queries and sends, opened by the first of them) until close(): a
-   * send then resolves once its bytes were handed to the kernel, and close() half-closes and waits for the printer, as
-   * a lone send does. A failed call aborts the connection; the next opens a new one. Another session replaces this one.
+   * send then resolves once its bytes were handed to the kernel, and confirmation() once the printer proved it read them
+   * (a later query's reply, or the close, which half-closes and waits for the printer as a lone send does). A failed
+   * call aborts the connection (failing what it had not confirmed); the next opens a new one. Another session replaces this one.
    */
   session(): TransportSession {
     const session = new TcpSession({
       open: (signal) => this.open(signal),
       finish: (socket, last) => this.finish(socket, last.total, last.before),
-      error: (err, socket, last) => this.error(err, sentSince(socket, last.before), last.total),
+      error: (err, socket, last) => this.error(err, Math.min(sentSince(socket, last.before), last.total), last.total),
       idleMs: this.options.sessionIdleMs ?? SESSION_IDLE_MS,
     });
     this.held = session;
@@ -54,6 +55,7 @@ export class TcpTransport implements Transport {
         if (this.held === session) this.held = null;
         return session.end();
       },
+      confirmation: () => session.confirmation(),
     };
   }
 
@@ -72,25 +74,42 @@ export class TcpTransport implements Transport {
     } catch (err) {
       // a failed or cancelled send aborts the connection (RST): a graceful close would leave the kernel holding the
       // unsent bytes for a printer that stopped reading, and the connection open on both sides for minutes
-      if (held) held.drop();
+      if (held) held.drop(err instanceof DeviceError ? err : undefined);
       else socket.resetAndDestroy();
       throw err;
     }
   }
 
-  /** Writes `command` and gathers the reply until `complete` says so; null on silence; DeviceError when the connection fails. A session keeps its connection only after a complete reply. */
+  /**
+   * Writes `command` and gathers the reply until `complete` says so; null on silence; DeviceError when the connection
+   * fails. On a session, a complete reply confirms the sends before it and the connection is kept; a silent printer's
+   * connection is closed gracefully when it owes a confirmation (the close confirms), else let go; a failed one is aborted.
+   */
   async query(command: Uint8Array, complete: (reply: Buffer) => boolean, timeoutMs: number): Promise<Buffer | null> {
     const held = this.held;
-    const socket = held ? await held.acquire() : await this.open();
-    let reply: Buffer | null = null;
+    if (!held) {
+      const socket = await this.open();
+      try {
+        return await this.gather(socket, command, complete, timeoutMs);
+      } finally {
+        socket.destroy();
+      }
+    }
+    const socket = await held.acquire();
+    const mark = held.mark();
+    let reply: Buffer | null;
     try {
       reply = await this.gather(socket, command, complete, timeoutMs);
-      return reply;
-    } finally {
-      if (!held) socket.destroy();
-      else if (reply) held.keep();
-      else held.drop();
+    } catch (err) {
+      held.drop(err instanceof DeviceError ? err : undefined);
+      throw err;
     }
+    if (reply) {
+      held.answered(socket, mark);
+      held.keep();
+    } else if (held.owing) await held.end().catch(() => undefined);
+    else held.drop();
+    return reply;
   }
 
   /** One query's exchange on `socket`; its listeners are removed once it settles. */

@@ -18,6 +18,8 @@ export interface SendResult {
 export interface TransportSession {
   /** Ends the connection gracefully: resolves once the printer let go (the last send confirmed); rejects with a DeviceError. */
   close(): Promise<void>;
+  /** Resolves once the printer confirmed reading the sends made so far (a later query's reply, or a clean close); rejects with the DeviceError of a connection that failed first. */
+  confirmation(): Promise<void>;
 }
 
 /** A byte-stream path to one printer. Each call opens what it needs and releases it before settling, unless a session is held. */
