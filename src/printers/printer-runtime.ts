@@ -267,12 +267,22 @@ export class PrinterRuntime {
       await work.beforeSend();
       const doc = prepared;
       const driver = this.driverOf(printer);
-      const result = await this.device.run(async () => {
+      const [result, confirmed] = await this.device.run(async () => {
         const delivered = await driver.deliver(doc, controller.signal);
         // with no job waiting to follow, the connection closes now: its close confirms this job's delivery
         if (!this.sendLane.waiting) await this.sessions.close();
-        return delivered;
+        return [delivered, this.sendLane.waiting ? this.sessions.confirmation() : null] as const;
       });
+      if (confirmed) {
+        // kept open for the next job: this one is done once the printer confirmed it read the bytes (the next job's
+        // pre-flight answered on the connection, or its close); the next job goes on meanwhile
+        const failure = confirmed.then(() => null, (err: unknown) => toDeviceError(err));
+        await this.settleSession();
+        leave?.();
+        leave = null;
+        const error = await failure;
+        if (error) throw error;
+      }
       if (result.printerJobId) job.cupsJobId = result.printerJobId;
       // a printer that holds the job is read live; without its job id there is nothing to read, so it counts as done
       held = Boolean(result.pending && result.printerJobId) && !isFinished(job.state);

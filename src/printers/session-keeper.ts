@@ -14,6 +14,11 @@ export class SessionKeeper {
     if (session) this.current = { driver, session };
   }
 
+  /** The open session's confirmation of the deliveries made on it so far (see DeviceSession.confirmation); null when none is open. */
+  confirmation(): Promise<void> | null {
+    return this.current ? this.current.session.confirmation() : null;
+  }
+
   /** Closes the open session, if any: resolves once the printer let go; rejects with the DeviceError of a failed close. */
   close(): Promise<void> {
     const current = this.current;
