@@ -1,6 +1,8 @@
 // Issue 35's job path on a raw TCP printer: the pre-flight `~HS` and the label go on one connection, kept open while the
 // printer's jobs follow back to back and closed as soon as its queue is empty; a job after the close opens a new one, and
-// a printer that drops the connection mid-session fails the job being sent as it would on a connection of its own.
+// a printer that drops the connection mid-session fails the job being sent as it would on a connection of its own. A job
+// sent on a connection kept open is completed only once the printer confirmed it read it there (the next `~HS`
+// answered after it, or the close); one whose connection fails first fails, so no label is lost while called completed.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EventBus } from '../../src/events/event-bus';
@@ -24,8 +26,8 @@ after(() => Promise.all(emulators.map((e) => e.stop())));
 const label = (name: string, pad = 0): string => `^XA^FO10,10^FD${name}${'x'.repeat(pad)}^FS^XZ`;
 
 /** The tcp kind's real driver for the emulator, whose deliveries of job `one` wait until `release()`; it logs what it was asked. */
-function gatedTcpDriver(printer: PrinterRecord): { driver: PrinterDriver; log: string[]; release: () => void } {
-  const real = tcpKind.start({ timeouts: TIMEOUTS, mdns: false, printerAt: () => null, logger: silentLogger, hardware: { usb: () => assert.fail('no USB here') }, warn: () => undefined }).openDriver(printer, languageOfContent('zpl'));
+function gatedTcpDriver(printer: PrinterRecord, timeouts: typeof TIMEOUTS): { driver: PrinterDriver; log: string[]; release: () => void } {
+  const real = tcpKind.start({ timeouts, mdns: false, printerAt: () => null, logger: silentLogger, hardware: { usb: () => assert.fail('no USB here') }, warn: () => undefined }).openDriver(printer, languageOfContent('zpl'));
   const log: string[] = [];
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
@@ -43,13 +45,25 @@ function gatedTcpDriver(printer: PrinterRecord): { driver: PrinterDriver; log: s
   return { driver, log, release };
 }
 
-async function setup() {
+async function setup(timeouts = TIMEOUTS) {
   const emulator = new ZplPrinterEmulator();
   emulators.push(emulator);
   const port = await emulator.start();
   const printer: PrinterRecord = { path: `tcp_127.0.0.1_${port}`, id: 'AAAAAAAA', tags: [], discovered: false, content: 'zpl', connection: { type: 'network', host: '127.0.0.1', port, protocol: 'tcp' } };
-  const gated = gatedTcpDriver(printer);
+  const gated = gatedTcpDriver(printer, timeouts);
   const rendered: string[] = [];
+  /** What happened, in order: `answered ~HS` as the emulator answers one, `<job> <state>` as a job changes state. */
+  const timeline: string[] = [];
+  const reply = emulator.hostStatusReply.bind(emulator);
+  emulator.hostStatusReply = () => {
+    timeline.push('answered ~HS');
+    return reply();
+  };
+  const bus = new EventBus(silentLogger);
+  bus.subscribe((event) => {
+    const data = event.data as JobRecord;
+    if (event.type === 'job.state') timeline.push(`${data.title} ${data.state}`);
+  });
   const runtimes = new PrinterRuntimes({
     findPrinter: () => printer,
     openDriver: () => gated.driver,
@@ -58,7 +72,7 @@ async function setup() {
       rendered.push(Buffer.from(input.bytes).toString('latin1'));
       return { bytes: input.bytes, repeat: 1, mimeType: 'application/vnd.zebra-zpl', title: input.title, userName: input.userName, options: input.options };
     },
-    bus: new EventBus(silentLogger),
+    bus,
     logger: silentLogger,
     holdRetryMs: 5,
     maxHoldMs: 60_000,
@@ -82,7 +96,7 @@ async function setup() {
     await Promise.all([one.done, next.done]);
     return [one.job, next.job];
   };
-  return { emulator, submit, backToBack };
+  return { emulator, submit, backToBack, timeline };
 }
 
 test('two jobs back to back go on one connection with their pre-flights answered on it; it closes once the queue is empty; the next job opens a new one', async () => {
@@ -119,4 +133,49 @@ test('a printer that resets the connection mid-session: the job being sent fails
   assert.equal(three.job.state, 'completed');
   assert.deepEqual(emulator.formats(), [label('one'), label('three')]);
   assert.equal(emulator.connections.length, 2);
+});
+
+test('a job sent on a connection kept open is completed only once the printer answered the ~HS sent after it', async () => {
+  const { emulator, backToBack, timeline } = await setup();
+  const jobs = await backToBack(label('two'));
+  assert.deepEqual(jobs.map((j) => j.state), ['completed', 'completed']);
+  await emulator.waitForNoConnections(10_000);
+  assert.equal(emulator.connections.length, 1, 'both jobs went on one connection');
+  // job one's own pre-flight, its label, then job two's pre-flight: its answer is what confirms job one
+  const answers = timeline.flatMap((entry, i) => (entry === 'answered ~HS' ? [i] : []));
+  assert.equal(answers.length, 2, timeline.join(', '));
+  assert.ok(timeline.indexOf('one printing') < answers[1], timeline.join(', '));
+  assert.ok(timeline.indexOf('one completed') > answers[1], `job one completed before the ~HS after it was answered: ${timeline.join(', ')}`);
+  assert.ok(timeline.indexOf('two completed') > timeline.indexOf('one completed'), timeline.join(', '));
+});
+
+test('a printer that resets the connection right after a job, before answering the next ~HS: that job fails with the connection error, not completed; the next one prints on a new connection', async () => {
+  const { emulator, backToBack, timeline } = await setup();
+  // job one's connection carries `~HS`, its label, then job two's `~HS`: the printer resets it as that `~HS` arrives, unanswered
+  emulator.resetAfterBytes = `~HS\r\n${label('one')}`.length;
+  emulator.resetOnce = true;
+  const [one, two] = await backToBack(label('two'));
+  assert.equal(one.state, 'failed', timeline.join(', '));
+  assert.equal(one.errorCode, 'CONNECTION_RESET');
+  assert.match(one.error ?? '', /connection reset by the printer/);
+  assert.equal(timeline.filter((e) => e === 'one completed').length, 0, 'job one never read as completed');
+  assert.equal(two.state, 'completed');
+  await emulator.waitForNoConnections(10_000);
+  assert.equal(emulator.connections.length, 2, 'job two went on a new connection');
+  // the printer dropped job one unread (the reset connection's last job); what it read is exactly what was completed
+  assert.deepEqual(emulator.formats(), [label('two')]);
+  assert.deepEqual(emulator.formats(), [one, two].filter((j) => j.state === 'completed').map((j) => label(j.title)));
+});
+
+test('a silent printer: jobs back to back still complete (the graceful close after the unanswered ~HS confirms the job before it) and nothing hangs', async () => {
+  const { emulator, backToBack, submit, timeline } = await setup({ ...TIMEOUTS, queryMs: 50 });
+  emulator.silent = true;
+  const jobs = await backToBack(label('two'));
+  assert.deepEqual(jobs.map((j) => j.state), ['completed', 'completed'], timeline.join(', '));
+  const three = submit('three');
+  await three.done;
+  assert.equal(three.job.state, 'completed');
+  await emulator.waitForNoConnections(10_000);
+  assert.deepEqual(emulator.formats(), [label('one'), label('two'), label('three')]);
+  assert.equal(emulator.statusQueries, 0, 'the printer answered nothing');
 });
