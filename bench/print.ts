@@ -149,7 +149,7 @@ async function main(): Promise<void> {
   }
   console.log(`targets: p50 <= 2x direct; >= 3,000 jobs/s over 8 printers. load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   for (const s of subjects) {
-    const arrived = s.emulators.reduce((sum, e) => sum + e.jobs().length, 0);
+    const arrived = s.emulators.reduce((sum, e) => sum + e.formats().length, 0);
     const sent = 50 + rounds * (LATENCY_JOBS + THROUGHPUT_JOBS);
     console.log(`${s.name}: ${arrived} labels arrived for ${sent} jobs answered 200${arrived === sent ? '' : ' (MISMATCH)'}`);
   }

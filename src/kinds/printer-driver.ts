@@ -26,6 +26,14 @@ export interface DeliveryResult {
   pending?: boolean;
 }
 
+/** A connection to the printer kept open across the driver's calls until closed (see PrinterDriver.deviceSession). */
+export interface DeviceSession {
+  /** Ends the connection gracefully: resolves once the printer let go (the last delivery confirmed); rejects with a DeviceError. */
+  close(): Promise<void>;
+  /** Resolves once the printer confirmed reading the deliveries made so far (a later query's reply, or a clean close); rejects with the DeviceError of a connection that failed first. */
+  confirmation(): Promise<void>;
+}
+
 /** One printer's driver; opened per printer by its kind (src/kinds). */
 export interface PrinterDriver {
   /** Seed 4.5.1 check before each job; network ZPL printers only, the others answer `ready`. */
@@ -40,6 +48,8 @@ export interface PrinterDriver {
   unprintedFormats?(): Promise<number | null>;
   /** Sends a host status query (ZPL `~HS`, `~HQES`, `~HI`) and gathers the reply until `complete`; null when the printer stays silent. Absent for printers that have none. */
   hostQuery?(command: Uint8Array, complete: (reply: Buffer) => boolean): Promise<Buffer | null>;
+  /** Keeps one connection to the printer for the calls that follow (pre-flight, deliver, status, host queries) until the session is closed; absent where each call opens its own or the device stays claimed (USB, IPP). */
+  deviceSession?(): DeviceSession;
   /** Live state of a printer-side job, for printers that keep one (IPP); undefined otherwise. */
   jobState?(printerJobId: string): Promise<PrinterJobState>;
 }

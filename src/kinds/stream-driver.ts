@@ -1,7 +1,7 @@
 // Driver for byte-stream printers (TCP 9100, USB bulk): optional pre-flight, send, live status.
 import type { Transport } from '../transports/transport';
 import type { LiveStatus } from '../schemas/printer';
-import type { DeliveryResult, PreflightOutcome, PreparedDocument, PrinterDriver } from './printer-driver';
+import type { DeliveryResult, DeviceSession, PreflightOutcome, PreparedDocument, PrinterDriver } from './printer-driver';
 
 /** What a stream driver is made of: the transport and how this kind of printer is checked. */
 export interface StreamDriverParts {
@@ -22,10 +22,13 @@ export class StreamDriver implements PrinterDriver {
   readonly controlStatus?: () => Promise<LiveStatus>;
   readonly unprintedFormats?: () => Promise<number | null>;
   readonly hostQuery?: (command: Uint8Array, complete: (reply: Buffer) => boolean) => Promise<Buffer | null>;
+  readonly deviceSession?: () => DeviceSession;
 
   constructor(private readonly parts: StreamDriverParts) {
     if (parts.controlStatus) this.controlStatus = parts.controlStatus;
     if (parts.unprinted) this.unprintedFormats = parts.unprinted;
+    const transport = parts.transport;
+    if (transport.session) this.deviceSession = () => transport.session!();
     const queryMs = parts.queryMs;
     if (queryMs !== undefined) this.hostQuery = (command, complete) => parts.transport.query(command, complete, queryMs);
   }

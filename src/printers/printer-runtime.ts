@@ -13,6 +13,7 @@ import type { Readiness } from '../schemas/readiness';
 import { LANGUAGES } from '../languages';
 import { Mutex } from '../util/mutex';
 import { PrintedTracker } from './printed-tracker';
+import { SessionKeeper } from './session-keeper';
 import { sleep } from '../util/sleep';
 import { withinBudget } from '../util/within-budget';
 
@@ -84,6 +85,8 @@ export class PrinterRuntime {
   /** The send lane: jobs go out one at a time, in arrival order; the next job renders while one is in it. */
   private readonly sendLane = new Mutex();
   private readonly device = new Mutex();
+  /** The connection kept open to the printer (raw TCP) from a job's turn while jobs follow back to back; see settleSession. */
+  private readonly sessions = new SessionKeeper();
   private driverState: { key: string; driver: PrinterDriver; printed: PrintedTracker<JobRecord> | null } | null = null;
   /** Jobs queued or running here, by id. */
   private readonly active = new Map<string, JobWork>();
@@ -245,12 +248,14 @@ export class PrinterRuntime {
       // holds its queue) it waits for its turn and asks first; a held job keeps no bytes in memory
       const behind = this.sendLane.busy && !this.held;
       if (!behind) leave = await this.enterSendLane();
+      if (!behind) await this.openSession();
       if (!behind && !this.covered(work) && !(await this.awaitReady(work, this.driverOf(printer)))) return;
       let prepared: PreparedDocument | null = await this.render(work, printer);
       if (behind) {
         leave = await this.enterSendLane();
         // once the device shuts down, a job rendered behind the one being sent stays queued (in the disk spool when wait: false)
         if (this.closed || isFinished(job.state)) return;
+        await this.openSession();
         const verdict = await this.checkBeforeSend(work, printer);
         // a job that is not sent now drops what it rendered before waiting (a held queue may wait for an hour)
         if (verdict !== 'send') prepared = null;
@@ -262,7 +267,22 @@ export class PrinterRuntime {
       await work.beforeSend();
       const doc = prepared;
       const driver = this.driverOf(printer);
-      const result = await this.device.run(() => driver.deliver(doc, controller.signal));
+      const [result, confirmed] = await this.device.run(async () => {
+        const delivered = await driver.deliver(doc, controller.signal);
+        // with no job waiting to follow, the connection closes now: its close confirms this job's delivery
+        if (!this.sendLane.waiting) await this.sessions.close();
+        return [delivered, this.sendLane.waiting ? this.sessions.confirmation() : null] as const;
+      });
+      if (confirmed) {
+        // kept open for the next job: this one is done once the printer confirmed it read the bytes (the next job's
+        // pre-flight answered on the connection, or its close); the next job goes on meanwhile
+        const failure = confirmed.then(() => null, (err: unknown) => toDeviceError(err));
+        await this.settleSession();
+        leave?.();
+        leave = null;
+        const error = await failure;
+        if (error) throw error;
+      }
       if (result.printerJobId) job.cupsJobId = result.printerJobId;
       // a printer that holds the job is read live; without its job id there is nothing to read, so it counts as done
       held = Boolean(result.pending && result.printerJobId) && !isFinished(job.state);
@@ -272,12 +292,28 @@ export class PrinterRuntime {
       this.lastReady = null;
       this.finish(job, 'failed', toDeviceError(err));
     } finally {
+      if (leave) await this.settleSession();
       leave?.();
       entered();
       this.active.delete(job.jobId);
       // a job the printer accepted is the printer's to keep: it is not sent again after a restart
       if (isFinished(job.state) || held) await work.release().catch(() => undefined);
     }
+  }
+
+  /** Opens the session of the printer's current driver for the job whose turn it is (kept from the job before when open). */
+  private async openSession(): Promise<void> {
+    const printer = this.deps.findPrinter(this.path);
+    if (printer) await this.sessions.enter(this.driverOf(printer));
+  }
+
+  /**
+   * Called by the job in the send lane as it leaves: the session stays open for a job waiting behind it (back to back),
+   * else it is closed, through the device lock (a status probe may be using it); a failed close was this job's to report.
+   */
+  private async settleSession(): Promise<void> {
+    if (this.sendLane.waiting) return;
+    await this.device.run(() => this.sessions.close()).catch(() => undefined);
   }
 
   /** Loads and renders a job's document for its printer; the disk spool counts the attempt first, unless `counted` already. */
@@ -383,7 +419,10 @@ export class PrinterRuntime {
         return false;
       }
       this.held = outcome.readiness;
+      // a held queue keeps no connection open while it waits
+      await this.device.run(() => this.sessions.close()).catch(() => undefined);
       await sleep(this.deps.holdRetryMs, work.controller.signal);
+      await this.sessions.enter(driver);
       if (isFinished(work.job.state) || this.closed) {
         this.held = null;
         return false;

@@ -1,8 +1,10 @@
-// Raw TCP (port 9100) transport: bounded connect, backpressure-aware writes, stall detection, status queries.
+// Raw TCP (port 9100) transport: bounded connect, backpressure-aware writes, stall detection, status queries; one
+// connection per call, or one kept across calls while a session is held.
 import net from 'node:net';
 import { DeviceError } from '../errors';
 import { pieces } from './pieces';
-import type { SendResult, Transport, TransportTimeouts } from './transport';
+import { TcpSession } from './tcp-session';
+import type { SendResult, Transport, TransportSession, TransportTimeouts } from './transport';
 
 /** Where and how patiently to talk to the printer; times in ms. `connect` is injectable (defaults to net.connect). */
 export interface TcpTransportOptions {
@@ -13,60 +15,126 @@ export interface TcpTransportOptions {
   idleTimeoutMs: number;
   /** After our FIN, how long to wait for the printer to close; a printer that keeps the socket open counts as delivered. */
   closeWaitMs: number;
+  /** A session's connection unused for this long is closed (the printer is never held by an idle connection); default 500. */
+  sessionIdleMs?: number;
   connect?: (options: net.NetConnectOpts) => net.Socket;
 }
 
 const CHUNK = 64 * 1024;
+/** How long a session's connection may stay unused before it is closed, ms, unless the options say. */
+const SESSION_IDLE_MS = 500;
 
-/** A Transport over one TCP connection per call. */
+/** A Transport over one TCP connection per call, or one per session while a session is held. */
 export class TcpTransport implements Transport {
   readonly describe: string;
   private readonly connectFn: (options: net.NetConnectOpts) => net.Socket;
+  /** The session the calls go through, while one is held. */
+  private held: TcpSession | null = null;
 
   constructor(private readonly options: TcpTransportOptions) {
     this.describe = `tcp ${options.host}:${options.port}`;
     this.connectFn = options.connect ?? net.connect;
   }
 
-  /** Sends every byte, then half-closes and waits for the printer to close; failures are DeviceErrors with byte counts. */
+  /**
+   * Holds one connection for the calls that follow (queries and sends, opened by the first of them) until close(): a
+   * send then resolves once its bytes were handed to the kernel, and confirmation() once the printer proved it read them
+   * (a later query's reply, or the close, which half-closes and waits for the printer as a lone send does). A failed
+   * call aborts the connection (failing what it had not confirmed); the next opens a new one. Another session replaces this one.
+   */
+  session(): TransportSession {
+    const session = new TcpSession({
+      open: (signal) => this.open(signal),
+      finish: (socket, last) => this.finish(socket, last.total, last.before),
+      error: (err, socket, last) => this.error(err, Math.min(sentSince(socket, last.before), last.total), last.total),
+      idleMs: this.options.sessionIdleMs ?? SESSION_IDLE_MS,
+    });
+    this.held = session;
+    return {
+      close: () => {
+        if (this.held === session) this.held = null;
+        return session.end();
+      },
+      confirmation: () => session.confirmation(),
+    };
+  }
+
+  /** Sends every byte, then half-closes and waits for the printer to close (on a session: keeps the connection); failures are DeviceErrors with byte counts. */
   async send(data: Uint8Array, signal?: AbortSignal, repeat = 1): Promise<SendResult> {
-    const socket = await this.open(signal);
+    const held = this.held;
+    const socket = held ? await held.acquire(signal) : await this.open(signal);
     const total = data.length * repeat;
+    const before = socket.bytesWritten;
     try {
       await this.writeAll(socket, data, repeat, signal);
-      await this.finish(socket, total);
-      socket.destroy();
+      if (held) held.keep({ before, total });
+      else await this.finish(socket, total);
+      if (!held) socket.destroy();
       return { bytes: total };
     } catch (err) {
       // a failed or cancelled send aborts the connection (RST): a graceful close would leave the kernel holding the
       // unsent bytes for a printer that stopped reading, and the connection open on both sides for minutes
-      socket.resetAndDestroy();
+      if (held) held.drop(err instanceof DeviceError ? err : undefined);
+      else socket.resetAndDestroy();
       throw err;
     }
   }
 
-  /** Writes `command` and gathers the reply until `complete` says so; null on silence; DeviceError when the connection fails. */
+  /**
+   * Writes `command` and gathers the reply until `complete` says so; null on silence; DeviceError when the connection
+   * fails. On a session, a complete reply confirms the sends before it and the connection is kept; a silent printer's
+   * connection is closed gracefully when it owes a confirmation (the close confirms), else let go; a failed one is aborted.
+   */
   async query(command: Uint8Array, complete: (reply: Buffer) => boolean, timeoutMs: number): Promise<Buffer | null> {
-    const socket = await this.open();
-    try {
-      return await new Promise<Buffer | null>((resolve, reject) => {
-        let reply = Buffer.alloc(0);
-        const timer = setTimeout(() => resolve(null), timeoutMs);
-        const settle = (fn: () => void) => {
-          clearTimeout(timer);
-          fn();
-        };
-        socket.on('data', (chunk: Buffer) => {
-          reply = Buffer.concat([reply, chunk]);
-          if (complete(reply)) settle(() => resolve(reply));
-        });
-        socket.once('error', (err: NodeJS.ErrnoException) => settle(() => reject(this.error(err, 0, command.length))));
-        socket.once('close', () => settle(() => resolve(complete(reply) ? reply : null)));
-        socket.write(command);
-      });
-    } finally {
-      socket.destroy();
+    const held = this.held;
+    if (!held) {
+      const socket = await this.open();
+      try {
+        return await this.gather(socket, command, complete, timeoutMs);
+      } finally {
+        socket.destroy();
+      }
     }
+    const socket = await held.acquire();
+    const mark = held.mark();
+    let reply: Buffer | null;
+    try {
+      reply = await this.gather(socket, command, complete, timeoutMs);
+    } catch (err) {
+      held.drop(err instanceof DeviceError ? err : undefined);
+      throw err;
+    }
+    if (reply) {
+      held.answered(socket, mark);
+      held.keep();
+    } else if (held.owing) await held.end().catch(() => undefined);
+    else held.drop();
+    return reply;
+  }
+
+  /** One query's exchange on `socket`; its listeners are removed once it settles. */
+  private gather(socket: net.Socket, command: Uint8Array, complete: (reply: Buffer) => boolean, timeoutMs: number): Promise<Buffer | null> {
+    return new Promise<Buffer | null>((resolve, reject) => {
+      let reply = Buffer.alloc(0);
+      const settle = (fn: () => void) => {
+        clearTimeout(timer);
+        socket.off('data', onData);
+        socket.off('error', onError);
+        socket.off('close', onClose);
+        fn();
+      };
+      const timer = setTimeout(() => settle(() => resolve(null)), timeoutMs);
+      const onData = (chunk: Buffer) => {
+        reply = Buffer.concat([reply, chunk]);
+        if (complete(reply)) settle(() => resolve(reply));
+      };
+      const onError = (err: NodeJS.ErrnoException) => settle(() => reject(this.error(err, 0, command.length)));
+      const onClose = () => settle(() => resolve(complete(reply) ? reply : null));
+      socket.on('data', onData);
+      socket.once('error', onError);
+      socket.once('close', onClose);
+      socket.write(command);
+    });
   }
 
   private open(signal?: AbortSignal): Promise<net.Socket> {
@@ -106,7 +174,9 @@ export class TcpTransport implements Transport {
       let idle: NodeJS.Timeout | undefined;
       const total = data.length * repeat;
       const next = pieces(data, repeat, CHUNK);
-      const accepted = () => Math.max(0, socket.bytesWritten - socket.writableLength);
+      // a session's connection already carried earlier calls' bytes
+      const before = socket.bytesWritten;
+      const accepted = () => sentSince(socket, before);
       const done = (err?: DeviceError) => {
         if (finished) return;
         finished = true;
@@ -143,7 +213,7 @@ export class TcpTransport implements Transport {
     });
   }
 
-  private finish(socket: net.Socket, total: number): Promise<void> {
+  private finish(socket: net.Socket, total: number, before = 0): Promise<void> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         // the printer keeps the connection open after our FIN: every byte was flushed, count it delivered
@@ -152,7 +222,7 @@ export class TcpTransport implements Transport {
       }, this.options.closeWaitMs);
       const onError = (err: NodeJS.ErrnoException) => {
         clearTimeout(timer);
-        reject(this.error(err, Math.max(0, socket.bytesWritten - socket.writableLength), total));
+        reject(this.error(err, sentSince(socket, before), total));
       };
       socket.once('error', onError);
       socket.once('close', (hadError) => {
@@ -184,7 +254,12 @@ export class TcpTransport implements Transport {
   }
 }
 
+/** Bytes the kernel took on `socket` since its count stood at `before`. */
+function sentSince(socket: net.Socket, before: number): number {
+  return Math.max(0, socket.bytesWritten - socket.writableLength - before);
+}
+
 /** A TCP transport to `host:port` with the configured limits; the close wait equals the idle limit. */
 export function tcpTransportWith(host: string, port: number, timeouts: TransportTimeouts): Transport {
-  return new TcpTransport({ host, port, connectTimeoutMs: timeouts.connectMs, idleTimeoutMs: timeouts.idleMs, closeWaitMs: timeouts.idleMs });
+  return new TcpTransport({ host, port, connectTimeoutMs: timeouts.connectMs, idleTimeoutMs: timeouts.idleMs, closeWaitMs: timeouts.idleMs, sessionIdleMs: Math.min(SESSION_IDLE_MS, timeouts.idleMs) });
 }

@@ -14,7 +14,15 @@ export interface SendResult {
   bytes: number;
 }
 
-/** A byte-stream path to one printer. Each call opens what it needs and releases it before settling. */
+/** One connection kept open across a transport's calls (Transport.session). */
+export interface TransportSession {
+  /** Ends the connection gracefully: resolves once the printer let go (the last send confirmed); rejects with a DeviceError. */
+  close(): Promise<void>;
+  /** Resolves once the printer confirmed reading the sends made so far (a later query's reply, or a clean close); rejects with the DeviceError of a connection that failed first. */
+  confirmation(): Promise<void>;
+}
+
+/** A byte-stream path to one printer. Each call opens what it needs and releases it before settling, unless a session is held. */
 export interface Transport {
   /** Short label for logs and errors, e.g. `tcp 10.0.0.5:9100` or `usb 0a5f:0100 sn ABC`. */
   readonly describe: string;
@@ -31,4 +39,6 @@ export interface Transport {
    * when the connection itself fails (refused, reset, gone).
    */
   query(command: Uint8Array, complete: (reply: Buffer) => boolean, timeoutMs: number): Promise<Buffer | null>;
+  /** Keeps one connection for the calls that follow until the session is closed (raw TCP); absent where every call shares one claim already (USB). */
+  session?(): TransportSession;
 }

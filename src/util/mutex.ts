@@ -21,6 +21,11 @@ export class Mutex {
     return this.holders > 0;
   }
 
+  /** True while a section waits behind the one running. */
+  get waiting(): boolean {
+    return this.holders > 1;
+  }
+
   private release(): void {
     this.holders -= 1;
   }

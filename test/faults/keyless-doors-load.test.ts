@@ -167,7 +167,7 @@ function ippPrint(name: string, localAddress: string): Promise<number> {
   });
 }
 
-const printed = (prefix: string) => emulator.jobs().map((j) => /\^FD([^^]*)\^FS/.exec(j.toString('latin1'))?.[1] ?? '').filter((n) => n.startsWith(prefix));
+const printed = (prefix: string) => emulator.formats().map((f) => /\^FD([^^]*)\^FS/.exec(f)?.[1] ?? '').filter((n) => n.startsWith(prefix));
 
 test('2,000 half-open raw-port connections, then 2,000 slow IPP uploads, from one address: the API answers, jobs print, RSS stays bounded', { skip, timeout: 300_000 }, async () => {
   const status = watchStatus();
