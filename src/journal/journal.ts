@@ -1,5 +1,5 @@
 // One durable journal: an append-only file of lines, group-committed (one fsync per batch), replayed, compacted atomically.
-import { promises as fs } from 'node:fs';
+import { existsSync, promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import type { Logger } from '../log';
@@ -70,7 +70,7 @@ export class Journal {
 
   /** Opens (or starts) the journal at `file` (its folder must exist); removes temporaries a crash left beside it. */
   static async open(file: string, logger: Logger, compaction: Compaction | null = null): Promise<Journal> {
-    removeLeftovers(dirname(file), (name) => isTemporaryOf(basename(file), name));
+    if (existsSync(dirname(file))) removeLeftovers(dirname(file), (name) => isTemporaryOf(basename(file), name));
     const size = await fs.stat(file).then((s) => s.size, missingAsZero);
     const end = await wholeLinesEnd(file, size);
     return new Journal(file, end, end < size, compaction, logger);
