@@ -51,6 +51,7 @@ import { isTemporary, removeLeftovers } from './settings/atomic-file';
 import { SettingsStore } from './settings/settings-store';
 import { StopStack } from './util/stop-stack';
 import { DiskSpool } from './spooler/disk-spool';
+import { KeyJournal } from './spooler/key-journal';
 import { spoolLimit } from './spooler/spool-limit';
 import { MemoryBudget } from './util/memory-budget';
 import { ConnectionGate } from './util/connection-gate';
@@ -293,9 +294,12 @@ async function startSpooling(ctx: StartContext, { dataDir, settings }: Stored, {
   const loadDocument = documentLoader(() => ({ timeoutMs: 30_000, maxRedirects: 5, maxBytes: settings.value.maxBodyBytes }), roots);
   const spoolDir = join(dataDir, 'spool');
   const spool = new DiskSpool(spoolDir, spoolLimit(spoolDir));
+  const keys = await KeyJournal.open(join(spoolDir, 'keys.log'), { lifetimeMs: HOUR_MS, maxKeys: 10_000, now: Date.now }, logger);
+  started.push('idempotency keys', () => keys.close());
   const spooler = new Spooler({
     store,
     spool,
+    keys,
     runtimes,
     findPrinter: (path) => registry.find(path),
     kindOf,

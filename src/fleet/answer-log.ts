@@ -1,10 +1,9 @@
 // The fleet's de-duplication store (fleet.md "Exactly once"): for each idempotency key, the jobs it created and, once
-// known, the answer; an append-only, fsynced journal in DATA/fleet/answers.log, compacted atomically, bounded.
-import { promises as fs, mkdirSync } from 'node:fs';
+// known, the answer; a Journal in DATA/fleet/answers.log (group-committed, compacted atomically), bounded.
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../log';
-import { writeFileAtomic } from '../settings/atomic-file';
-import { Mutex } from '../util/mutex';
+import { Journal } from '../journal/journal';
 
 /** Where and how the answer to one request goes: its id, topic and MQTT 5 correlation data (base64). */
 export interface ReplyRoute {
@@ -44,64 +43,72 @@ export interface AnswerLogBounds {
   maxEntries: number;
 }
 
+/** The journal is compacted once it is larger than this and twice its live entries. */
+const COMPACT_ABOVE_BYTES = 256 * 1024;
+
 /** The store; memory changes only after the line is on disk; a failed write rejects and changes nothing. */
 export class AnswerLog {
-  private readonly lock = new Mutex();
-  private lines: number;
+  /** Each live entry with the bytes of its line (newline included). */
+  private readonly entries = new Map<string, { entry: AnswerEntry; bytes: number }>();
+  private liveBytes = 0;
+  private journal!: Journal;
 
   private constructor(
-    private readonly file: string,
-    private readonly entries: Map<string, AnswerEntry>,
-    lines: number,
     private readonly bounds: AnswerLogBounds,
     private readonly now: () => number,
-    private readonly logger: Logger,
-  ) {
-    this.lines = lines;
-  }
+  ) {}
 
   /** Opens (or starts) DIR/answers.log and replays it. */
   static async open(dir: string, bounds: AnswerLogBounds, now: () => number, logger: Logger): Promise<AnswerLog> {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const file = join(dir, 'answers.log');
-    const text = await fs.readFile(file, 'utf8').catch(() => '');
-    const entries = new Map<string, AnswerEntry>();
-    let lines = 0;
-    for (const line of text.split('\n')) {
-      if (!line) continue;
-      lines += 1;
+    const log = new AnswerLog(bounds, now);
+    log.journal = await Journal.open(file, logger, {
+      aboveBytes: COMPACT_ABOVE_BYTES,
+      liveBytes: () => log.liveBytes,
+      live: () => [{ text: [...log.entries.values()].map(({ entry }) => `${JSON.stringify(entry)}\n`).join('') }],
+      moved: () => undefined,
+    });
+    for await (const { text } of log.journal.replay()) {
       try {
-        const entry = JSON.parse(line) as AnswerEntry;
-        entries.delete(entry.key);
-        entries.set(entry.key, entry);
+        log.set(JSON.parse(text) as AnswerEntry, text.length + 1);
       } catch {
-        logger.warn('fleet answers: an unreadable line skipped (a torn write)', { file });
+        logger.warn('fleet answers: an unreadable line skipped', { file });
       }
     }
-    return new AnswerLog(file, entries, lines, bounds, now, logger);
+    return log;
   }
 
   /** The live entry of `key`, or undefined (never stored, or expired). */
   get(key: string): AnswerEntry | undefined {
-    const entry = this.entries.get(key);
+    const entry = this.entries.get(key)?.entry;
     if (entry?.state === 'answered' && this.expired(entry)) return undefined;
     return entry;
   }
 
   /** Keys accepted and not yet answered (after a restart: answered when their jobs end). */
   accepted(): AcceptedEntry[] {
-    return [...this.entries.values()].filter((e): e is AcceptedEntry => e.state === 'accepted');
+    return [...this.entries.values()].map((e) => e.entry).filter((e): e is AcceptedEntry => e.state === 'accepted');
   }
 
   /** Stores `entry` (replacing what `key` had); resolves once it is on disk, then it is current. */
-  put(entry: AnswerEntry): Promise<void> {
-    return this.lock.run(async () => {
-      await this.append(`${JSON.stringify(entry)}\n`);
-      this.entries.delete(entry.key);
-      this.entries.set(entry.key, entry);
+  async put(entry: AnswerEntry): Promise<void> {
+    const line = JSON.stringify(entry);
+    await this.journal.append(line, () => {
+      this.set(entry, Buffer.byteLength(line) + 1);
       this.evict();
-      if (this.lines > 1000 && this.lines > 2 * this.entries.size) await this.compact();
     });
+  }
+
+  private set(entry: AnswerEntry, bytes: number): void {
+    this.forget(entry.key);
+    this.entries.set(entry.key, { entry, bytes });
+    this.liveBytes += bytes;
+  }
+
+  private forget(key: string): void {
+    this.liveBytes -= this.entries.get(key)?.bytes ?? 0;
+    this.entries.delete(key);
   }
 
   private expired(entry: AnswerEntry): boolean {
@@ -110,34 +117,12 @@ export class AnswerLog {
 
   private evict(): void {
     let answered = 0;
-    for (const entry of this.entries.values()) if (entry.state === 'answered') answered += 1;
-    for (const [key, entry] of this.entries) {
+    for (const { entry } of this.entries.values()) if (entry.state === 'answered') answered += 1;
+    for (const [key, { entry }] of this.entries) {
       if (entry.state !== 'answered') continue;
       if (answered <= this.bounds.maxEntries && !this.expired(entry)) break;
-      this.entries.delete(key);
+      this.forget(key);
       answered -= 1;
-    }
-  }
-
-  private async append(line: string): Promise<void> {
-    const handle = await fs.open(this.file, 'a', 0o600);
-    try {
-      await handle.appendFile(line);
-      await handle.datasync();
-      this.lines += 1;
-    } finally {
-      await handle.close();
-    }
-  }
-
-  /** Rewrites the journal with only the live entries; a failure leaves it as it was (logged). */
-  private async compact(): Promise<void> {
-    const text = [...this.entries.values()].map((e) => `${JSON.stringify(e)}\n`).join('');
-    try {
-      await writeFileAtomic(this.file, text, { backup: false });
-      this.lines = this.entries.size;
-    } catch (err) {
-      this.logger.warn('fleet answers: compaction failed; the journal grows until the next one', { reason: (err as Error).message });
     }
   }
 }

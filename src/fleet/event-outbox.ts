@@ -1,11 +1,9 @@
-// Events the fleet link could not publish (disconnected): an append-only journal on disk (DATA/fleet/events.log),
-// bounded to the newest events (a `reset` line first when older ones had to go), drained in order on reconnect.
-import { promises as fs, mkdirSync, statSync } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
+// Events the fleet link could not publish (disconnected): a Journal on disk (DATA/fleet/events.log), bounded to the
+// newest events (a `reset` line first when older ones had to go), drained in order on reconnect.
+import { promises as fs, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../log';
-import { writeFileAtomic } from '../settings/atomic-file';
-import { Mutex } from '../util/mutex';
+import { Journal } from '../journal/journal';
 
 /** Bounds: at least the newest `maxEvents` are kept unless they pass `maxBytes`. */
 export interface EventOutboxBounds {
@@ -22,35 +20,55 @@ export const RESET_LINE = '{"type":"reset"}';
 /** Publishes one journal line (an event object in JSON); rejects when it could not be delivered. */
 export type PublishLine = (line: string) => Promise<void>;
 
-/** The journal; only its counts stay in memory (the file is read and rewritten in chunks), and appends are group-committed (one fsync per batch). */
+/** The journal; only its counts stay in memory (the file is read and rewritten in chunks). */
 export class EventOutbox {
-  private readonly lock = new Mutex();
-  private waiting: string[] = [];
-  /** Lines of the batch being written (counted as pending already). */
-  private inWrite = 0;
-  private writing: Promise<void> | null = null;
-  private count: number;
-  private bytes: number;
+  /** Lines appended and not yet on disk (counted as pending already). */
+  private unstored = 0;
+  /** The last append and the last trim: what a drain waits for. */
+  private lastAdd: Promise<void> = Promise.resolve();
+  private trimming: Promise<void> | null = null;
   /** No trim while a drain has read the file and not yet cut what it delivered. */
   private draining = false;
 
-  constructor(private readonly dir: string, private readonly bounds: EventOutboxBounds, private readonly logger: Logger) {
+  private constructor(
+    private readonly journal: Journal,
+    private readonly file: string,
+    private count: number,
+    private readonly bounds: EventOutboxBounds,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Opens (or starts) DIR/events.log. */
+  static async open(dir: string, bounds: EventOutboxBounds, logger: Logger): Promise<EventOutbox> {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    this.bytes = sizeOf(this.file);
+    const file = join(dir, 'events.log');
+    const journal = await Journal.open(file, logger);
     // an estimate until the first drain reads the file: one line per 200 bytes
-    this.count = Math.ceil(this.bytes / 200);
+    return new EventOutbox(journal, file, Math.ceil(journal.size / 200), bounds, logger);
   }
 
   /** Events waiting on disk (an estimate after a restart, exact after the first drain). */
   get pending(): number {
-    return this.count + this.inWrite + this.waiting.length;
+    return this.count + this.unstored;
   }
 
   /** Appends `line`; resolves once it is on disk (a failed write is logged and the event lost). */
   add(line: string): Promise<void> {
-    this.waiting.push(line);
-    this.writing ??= this.writeAll();
-    return this.writing;
+    this.unstored += 1;
+    const stored = () => {
+      this.unstored -= 1;
+      this.count += 1;
+      this.trimWhenOver();
+    };
+    const added = this.journal.append(line, stored).then(
+      () => undefined,
+      (err: Error) => {
+        this.unstored -= 1;
+        this.logger.warn('fleet outbox: an event could not be stored and is lost', { reason: err.message });
+      },
+    );
+    this.lastAdd = added;
+    return added;
   }
 
   /** Publishes every stored line in order, `window` at a time; removes them once delivered. Resolves true when empty. */
@@ -65,117 +83,63 @@ export class EventOutbox {
 
   private async drainRounds(publish: PublishLine, window: number): Promise<boolean> {
     for (;;) {
-      await this.writing;
-      const end = sizeOf(this.file);
+      await this.lastAdd;
+      await this.trimming;
+      const end = this.journal.size;
       if (end === 0) return true;
-      let delivered = 0;
-      const ok = await forEachLineBatch(this.file, end, window, async (lines, upTo) => {
-        const results = await Promise.allSettled(lines.map(publish));
-        if (results.some((r) => r.status === 'rejected')) return false;
-        delivered = upTo;
-        return true;
-      });
-      if (delivered > 0) await this.lock.run(() => this.cut(delivered));
+      const { delivered, ok } = await this.publishUpTo(end, publish, window);
+      if (delivered > 0) await this.cut(delivered);
       if (!ok) return false;
     }
   }
 
-  private get file(): string {
-    return join(this.dir, 'events.log');
+  /** Publishes the lines below `end`, `window` at a time, until one fails; how far they were all delivered. */
+  private async publishUpTo(end: number, publish: PublishLine, window: number): Promise<{ delivered: number; ok: boolean }> {
+    let delivered = 0;
+    let batch: string[] = [];
+    let upTo = 0;
+    const send = async () => {
+      const results = await Promise.allSettled(batch.map(publish));
+      batch = [];
+      if (results.some((r) => r.status === 'rejected')) return false;
+      delivered = upTo;
+      return true;
+    };
+    for await (const line of this.journal.replay(0, end)) {
+      batch.push(line.text);
+      upTo = line.offset + line.length + 1;
+      if (batch.length >= window && !(await send())) return { delivered, ok: false };
+    }
+    const ok = batch.length === 0 || (await send());
+    return { delivered, ok };
   }
 
-  private async writeAll(): Promise<void> {
-    while (this.waiting.length > 0) {
-      const batch = this.waiting;
-      this.waiting = [];
-      this.inWrite = batch.length;
-      await this.lock.run(() => this.write(batch)).finally(() => (this.inWrite = 0));
-    }
-    this.writing = null;
-  }
-
-  private async write(batch: string[]): Promise<void> {
-    const text = batch.map((l) => `${l}\n`).join('');
-    try {
-      const handle = await fs.open(this.file, 'a', 0o600);
-      try {
-        await handle.appendFile(text);
-        await handle.datasync();
-      } finally {
-        await handle.close();
-      }
-      this.count += batch.length;
-      this.bytes += Buffer.byteLength(text);
-      if (!this.draining && this.count > this.bounds.maxEvents * 1.25 || (!this.draining && this.bytes > this.bounds.maxBytes * 1.25)) await this.trim();
-    } catch (err) {
-      this.logger.warn('fleet outbox: events could not be stored and are lost', { count: batch.length, reason: (err as Error).message });
-    }
+  private trimWhenOver(): void {
+    const over = this.count > this.bounds.maxEvents * 1.25 || this.journal.size > this.bounds.maxBytes * 1.25;
+    if (!over || this.draining || this.trimming) return;
+    this.trimming = this.trim().finally(() => (this.trimming = null));
   }
 
   /** Keeps the newest events within the bounds, behind a reset line; reads and writes in chunks, never the whole file. */
   private async trim(): Promise<void> {
-    const from = await keptFrom(this.file, this.bounds);
-    if (from === 0) return;
-    const tally = { lines: 1, bytes: RESET_LINE.length + 1 };
-    await writeFileAtomic(
-      this.file,
-      async (out) => {
-        await out.write(`${RESET_LINE}\n`);
-        await copyFrom(this.file, from, out, tally);
-      },
-      { backup: false },
-    );
-    this.count = tally.lines;
-    this.bytes = tally.bytes;
+    const plan = async () => {
+      const from = await keptFrom(this.file, this.bounds);
+      return from === 0 ? null : [{ text: `${RESET_LINE}\n` }, { from, to: Infinity }];
+    };
+    await this.journal.rewrite(plan, (r) => (this.count = r.lines)).catch((err: Error) => {
+      this.logger.warn('fleet outbox: could not trim the events journal', { reason: err.message });
+    });
   }
 
   /** Removes the first `delivered` bytes (lines appended meanwhile stay), copying the rest in chunks. */
   private async cut(delivered: number): Promise<void> {
-    const tally = { lines: 0, bytes: 0 };
-    await writeFileAtomic(this.file, (out) => copyFrom(this.file, delivered, out, tally), { backup: false });
-    this.count = tally.lines;
-    this.bytes = tally.bytes;
+    await this.journal.rewrite(() => [{ from: delivered, to: Infinity }], (r) => (this.count = r.lines));
   }
 }
 
-/** Bytes read or copied at a time: the outbox never holds more of its file in memory (plus one line). */
+/** Bytes read at a time: the outbox never holds more of its file in memory (plus one line). */
 const CHUNK_BYTES = 64 * 1024;
 const NEWLINE = 0x0a;
-
-/**
- * Hands the complete lines of `file` below byte `end` to `each`, `size` at a time and in order, with the offset just past
- * the last line handed over; stops when `each` answers false. Resolves false then, true once every line was handed over.
- */
-async function forEachLineBatch(file: string, end: number, size: number, each: (lines: string[], upTo: number) => Promise<boolean>): Promise<boolean> {
-  const handle = await fs.open(file, 'r').catch(() => null);
-  if (!handle) return true;
-  try {
-    let offset = 0;
-    let consumed = 0;
-    let carry = Buffer.alloc(0);
-    let batch: string[] = [];
-    while (offset < end) {
-      const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, end - offset));
-      const { bytesRead } = await handle.read(chunk, 0, chunk.length, offset);
-      if (bytesRead === 0) break;
-      offset += bytesRead;
-      const data = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, bytesRead)]) : chunk.subarray(0, bytesRead);
-      let start = 0;
-      for (let nl = data.indexOf(NEWLINE, start); nl !== -1; nl = data.indexOf(NEWLINE, start)) {
-        consumed += nl - start + 1;
-        if (nl > start) batch.push(data.toString('utf8', start, nl));
-        start = nl + 1;
-        if (batch.length < size) continue;
-        if (!(await each(batch, consumed))) return false;
-        batch = [];
-      }
-      carry = Buffer.from(data.subarray(start));
-    }
-    return batch.length === 0 || each(batch, consumed);
-  } finally {
-    await handle.close();
-  }
-}
 
 /** The offset of the oldest line to keep so that what follows holds at most `maxEvents` lines and `maxBytes` bytes. */
 async function keptFrom(file: string, bounds: EventOutboxBounds): Promise<number> {
@@ -205,30 +169,3 @@ async function keptFrom(file: string, bounds: EventOutboxBounds): Promise<number
   }
 }
 
-/** Copies `file` from byte `from` to its end into `out`, a chunk at a time, adding the lines and bytes to `tally`. */
-async function copyFrom(file: string, from: number, out: FileHandle, tally: { lines: number; bytes: number }): Promise<void> {
-  const source = await fs.open(file, 'r').catch(() => null);
-  if (!source) return;
-  try {
-    const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-    for (let offset = from; ; ) {
-      const { bytesRead } = await source.read(chunk, 0, chunk.length, offset);
-      if (bytesRead === 0) return;
-      const part = chunk.subarray(0, bytesRead);
-      await out.write(part);
-      offset += bytesRead;
-      tally.bytes += bytesRead;
-      for (let nl = part.indexOf(NEWLINE); nl !== -1; nl = part.indexOf(NEWLINE, nl + 1)) tally.lines += 1;
-    }
-  } finally {
-    await source.close();
-  }
-}
-
-function sizeOf(file: string): number {
-  try {
-    return statSync(file).size;
-  } catch {
-    return 0;
-  }
-}

@@ -72,7 +72,7 @@ export class FleetBridge {
   static async open(deps: FleetBridgeDeps): Promise<FleetBridge> {
     const retentionMs = () => Math.max(deps.settings.value.sessionExpirySec, 3600) * 1000;
     const answers = await AnswerLog.open(deps.dir, { retentionMs, maxEntries: MAX_ANSWERED_KEYS }, deps.now, deps.logger);
-    const outbox = new EventOutbox(deps.dir, DEFAULT_EVENT_OUTBOX_BOUNDS, deps.logger);
+    const outbox = await EventOutbox.open(deps.dir, DEFAULT_EVENT_OUTBOX_BOUNDS, deps.logger);
     return new FleetBridge(deps, new FleetEpoch(deps.dir), answers, outbox);
   }
 

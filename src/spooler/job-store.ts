@@ -88,9 +88,9 @@ export class JobStore {
     this.keys.delete(key);
   }
 
-  /** Remembers that `key` created `jobIds`, for the retention period. */
-  remember(key: string, jobIds: string[]): void {
-    this.keys.set(key, { at: this.now(), jobIds });
+  /** Remembers that `key` created `jobIds` (first used `at`, default now), for the retention period from then. */
+  remember(key: string, jobIds: string[], at = this.now()): void {
+    this.keys.set(key, { at, jobIds });
   }
 
   private record(held: JobRecord | number): JobRecord {

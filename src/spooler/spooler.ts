@@ -1,4 +1,4 @@
-// The spooler: job records, idempotency and the disk spool; each job runs in its printer's runtime.
+// The spooler: job records, idempotency (keys kept on disk) and the disk spool; each job runs in its printer's runtime.
 import { randomBytes } from 'node:crypto';
 import { AppError, DeviceError } from '../errors';
 import type { PrinterKind } from '../kinds/printer-kind';
@@ -11,12 +11,15 @@ import type { Readiness } from '../schemas/readiness';
 import type { DiskSpool, SpoolEntry } from './disk-spool';
 import type { DocumentSpec } from './document';
 import type { JobStore } from './job-store';
+import type { KeyJournal } from './key-journal';
 import type { Submission } from './submission';
 
 /** Collaborators of the spooler. */
 export interface SpoolerDeps {
   store: JobStore;
   spool: DiskSpool;
+  /** Idempotency keys on disk with their jobs' final records: a key outlives a restart for its whole lifetime. */
+  keys: KeyJournal;
   runtimes: PrinterRuntimes;
   findPrinter: (path: string) => PrinterRecord | null;
   /** The kind of a printer (its rule for jobs a restart interrupted). */
@@ -75,15 +78,15 @@ export class Spooler {
     this.checkRoom(printers.length);
     if (!sub.wait) this.checkSpool((sub.data?.length ?? 0) * printers.length);
     const created = printers.map((printer) => this.create(sub, printer, target));
-    if (sub.idempotencyKey) this.deps.store.remember(sub.idempotencyKey, created.map((c) => c.work.job.jobId));
-    // queue places are taken now, in submission order; a spooled job starts only once it is on disk
-    const stored = created.map((c) => (c.spooled ? this.persist(c, sub.data, sub.idempotencyKey) : Promise.resolve()));
+    const keyed = this.keepKey(sub.idempotencyKey, created.map((c) => c.work.job));
+    // queue places are taken now, in submission order; a job starts only once it (spooled) or its key (waited for) is on disk
+    const stored = created.map((c) => (c.spooled ? this.persist(c, sub.data, sub.idempotencyKey) : keyed));
     const runs = created.map((c, i) => this.deps.runtimes.of(c.work.job.printer).run(c.work, stored[i]));
     const written = await Promise.allSettled(stored);
     const refused = written.find((s): s is PromiseRejectedResult => s.status === 'rejected');
     if (refused && written.every((s) => s.status === 'rejected')) {
       // the runtime fails those jobs with the same reason; the caller learns it now rather than from a 201
-      if (sub.idempotencyKey) this.deps.store.forget(sub.idempotencyKey);
+      if (sub.idempotencyKey) this.forgetKey(sub.idempotencyKey);
       throw refused.reason;
     }
     if (sub.wait) {
@@ -128,6 +131,7 @@ export class Spooler {
         void runtime.run(restored.work);
       }
     }
+    this.restoreKeys();
     return recovered.length;
   }
 
@@ -144,6 +148,45 @@ export class Spooler {
     const jobsOf = new Map<string, string[]>();
     for (const e of entries) if (e.idempotencyKey) jobsOf.set(e.idempotencyKey, [...(jobsOf.get(e.idempotencyKey) ?? []), e.job.jobId]);
     for (const [key, jobIds] of jobsOf) this.deps.store.remember(key, jobIds);
+  }
+
+  /**
+   * Keys from the key journal again, each with its jobs: those the spool gave back as they run, the others as they ended
+   * (a job that had not ended, a `wait: true` one the restart cut short, as failed INTERRUPTED, never sent again).
+   */
+  private restoreKeys(): void {
+    for (const entry of this.deps.keys.restored()) {
+      for (const job of entry.jobs) if (!this.deps.store.get(job.jobId)) this.restoreEnded(entry.key, job);
+      this.deps.store.remember(entry.key, entry.jobs.map((job) => job.jobId), entry.at);
+    }
+  }
+
+  private restoreEnded(key: string, job: JobRecord): void {
+    const ended: JobRecord = isFinished(job.state) ? job : { ...job, state: 'failed', error: INTERRUPTED, errorCode: 'INTERRUPTED', completedAt: new Date(this.now()).toISOString() };
+    this.deps.store.add(ended);
+    this.deps.store.settle(ended);
+    if (ended !== job) void this.keyEnded(key, ended);
+  }
+
+  /** Keeps `key` with `jobs` in memory now and on disk; resolves (never rejects) once it is on disk or could not be stored. */
+  private keepKey(key: string | null, jobs: JobRecord[]): Promise<void> {
+    if (!key) return Promise.resolve();
+    this.deps.store.remember(key, jobs.map((job) => job.jobId));
+    return this.deps.keys.created(key, jobs).catch((err: Error) => {
+      this.deps.logger.warn('an idempotency key could not be stored; a retry after a restart may print again', { key, reason: err.message });
+    });
+  }
+
+  private forgetKey(key: string): void {
+    this.deps.store.forget(key);
+    void this.deps.keys.forget(key).catch((err: Error) => this.deps.logger.warn('an idempotency key could not be forgotten on disk', { key, reason: err.message }));
+  }
+
+  /** Stores the final record of a keyed job; a failure is logged (a replay after a restart then answers it as interrupted). */
+  private keyEnded(key: string, job: JobRecord): Promise<void> {
+    return this.deps.keys.ended(key, job).catch((err: Error) => {
+      this.deps.logger.warn('the end of a keyed job could not be stored', { key, jobId: job.jobId, reason: err.message });
+    });
   }
 
   /** Throws QUEUE_FULL when `more` jobs would take the unfinished ones past the limit. */
@@ -179,7 +222,7 @@ export class Spooler {
       printedAt: null,
     };
     this.deps.store.add(job);
-    const spooled = this.spooled(job, this.seq, sub.document, sub.wait ? sub.data : null, sub.options, sub.wait);
+    const spooled = this.spooled(job, this.seq, sub.document, sub.wait ? sub.data : null, sub.options, sub.wait, sub.idempotencyKey);
     this.deps.runtimes.of(printer.path).admit(job);
     return spooled;
   }
@@ -188,10 +231,10 @@ export class Spooler {
     const job: JobRecord = { ...entry.job, state: 'queued', errorCode: entry.job.errorCode ?? null, printedAt: null };
     this.deps.store.add(job);
     this.onDisk.add(job.jobId);
-    return this.spooled(job, entry.seq, entry.document, null, entry.options, false);
+    return this.spooled(job, entry.seq, entry.document, null, entry.options, false, entry.idempotencyKey ?? null);
   }
 
-  private spooled(job: JobRecord, seq: number, spec: DocumentSpec, data: Buffer | null, options: Submission['options'], wait: boolean): Spooled {
+  private spooled(job: JobRecord, seq: number, spec: DocumentSpec, data: Buffer | null, options: Submission['options'], wait: boolean, key: string | null): Spooled {
     const spooled = !wait;
     // a spooled job keeps no bytes in memory: they are read back from the spool when the job is sent
     const inline = (): Promise<Buffer | null> => (spooled && spec.source.kind === 'inline' ? this.deps.spool.readData(job.jobId) : Promise.resolve(data));
@@ -204,7 +247,7 @@ export class Spooler {
       load: async (signal) => this.deps.loadDocument(spec, await inline(), signal),
       beforePrepare: () => (spooled ? this.deps.spool.markStarted(job.jobId) : Promise.resolve()),
       beforeSend: () => (spooled ? this.deps.spool.markSending(job.jobId) : Promise.resolve()),
-      release: () => (spooled ? this.forget(job.jobId) : Promise.resolve()),
+      release: () => this.release(job, spooled, key),
     };
     return { work, seq, spec, spooled };
   }
@@ -219,6 +262,12 @@ export class Spooler {
       if (err instanceof AppError && err.code === 'SPOOL_FULL') throw err;
       throw new DeviceError('SPOOL_WRITE', `${SPOOL_WRITE_FAILED}: ${(err as Error).message}`);
     }
+  }
+
+  /** A job ended (or its printer holds it): its key keeps its final record, its spool entry goes. */
+  private async release(job: JobRecord, spooled: boolean, key: string | null): Promise<void> {
+    if (key && isFinished(job.state)) await this.keyEnded(key, job);
+    if (spooled) await this.forget(job.jobId);
   }
 
   private async forget(jobId: string): Promise<void> {

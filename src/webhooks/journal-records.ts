@@ -1,4 +1,5 @@
 // The outbox journal's lines: one JSON record per line (pending, done, dropped), and replaying them into what is still pending.
+import type { JournalLine } from '../journal/journal';
 import type { WebhookEvent } from './webhook-event';
 
 /** One journal line: a delivery queued, one delivered, or deliveries given up (`seq`: that pending one; none: refused ones). */
@@ -23,61 +24,51 @@ export interface Replayed {
   /** Still pending, in queue (seq) order. */
   pending: PendingRef[];
   dropped: number;
-  /** Lines that did not parse (a write torn by a power cut); skipped. */
+  /** Lines that did not parse (foreign or damaged); skipped. */
   unreadable: number;
   /** Lines that compaction would leave out (done, dropped with a seq, unreadable, more than one count). */
   obsolete: number;
   nextSeq: number;
 }
 
-/** The line of `record`, newline included. */
+/** The line of `record` (no newline). */
 export function recordLine(record: JournalRecord): string {
-  return `${JSON.stringify(record)}\n`;
+  return JSON.stringify(record);
 }
 
-/** Replays a whole journal. */
-export function replayJournal(bytes: Buffer): Replayed {
+/** Replays a whole journal's lines. */
+export async function replayJournal(lines: AsyncIterable<JournalLine>): Promise<Replayed> {
   const pending = new Map<number, PendingRef>();
-  let dropped = 0;
-  let unreadable = 0;
-  let lines = 0;
-  let counts = 0;
-  let nextSeq = 1;
-  for (let offset = 0; offset < bytes.length; ) {
-    const end = lineEnd(bytes, offset);
-    const record = end > offset ? parseRecord(bytes.subarray(offset, end)) : null;
-    if (end > offset) lines += 1;
-    if (!record && end > offset) unreadable += 1;
-    if (record?.op === 'pending') pending.set(record.seq, { seq: record.seq, deliveryId: record.deliveryId, firstAt: record.firstAt, offset, length: end - offset });
+  const tally = { dropped: 0, unreadable: 0, lines: 0, counts: 0, nextSeq: 1 };
+  for await (const { text, offset, length } of lines) {
+    tally.lines += 1;
+    const record = parseRecord(text);
+    if (!record) tally.unreadable += 1;
+    if (record?.op === 'pending') pending.set(record.seq, { seq: record.seq, deliveryId: record.deliveryId, firstAt: record.firstAt, offset, length });
     if (record?.op === 'done') pending.delete(record.seq);
     if (record?.op === 'dropped') {
-      dropped += record.count;
-      counts += record.seq === undefined ? 1 : 0;
+      tally.dropped += record.count;
+      tally.counts += record.seq === undefined ? 1 : 0;
       if (record.seq !== undefined) pending.delete(record.seq);
     }
-    if (record && record.seq !== undefined) nextSeq = Math.max(nextSeq, record.seq + 1);
-    offset = end + 1;
+    if (record && record.seq !== undefined) tally.nextSeq = Math.max(tally.nextSeq, record.seq + 1);
   }
   const ordered = [...pending.values()].sort((a, b) => a.seq - b.seq);
-  return { pending: ordered, dropped, unreadable, obsolete: lines - ordered.length - Math.min(counts, 1), nextSeq };
+  const obsolete = tally.lines - ordered.length - Math.min(tally.counts, 1);
+  return { pending: ordered, dropped: tally.dropped, unreadable: tally.unreadable, obsolete, nextSeq: tally.nextSeq };
 }
 
 /** The event of a `pending` line read back; null when the line is not one (the file changed under us). */
-export function eventOfLine(line: Buffer): WebhookEvent | null {
+export function eventOfLine(line: string): WebhookEvent | null {
   const record = parseRecord(line);
   return record?.op === 'pending' ? record.event : null;
 }
 
-function lineEnd(bytes: Buffer, from: number): number {
-  const end = bytes.indexOf(0x0a, from);
-  return end === -1 ? bytes.length : end;
-}
-
 /** A record when `line` is one (a torn or foreign line is null). */
-function parseRecord(line: Buffer): JournalRecord | null {
+function parseRecord(line: string): JournalRecord | null {
   let value: unknown;
   try {
-    value = JSON.parse(line.toString('utf8'));
+    value = JSON.parse(line);
   } catch {
     return null;
   }

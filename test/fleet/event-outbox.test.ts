@@ -9,9 +9,9 @@ const line = (id: number) => JSON.stringify({ id, type: 'job.state', data: {} })
 
 test('events survive a reopen and are drained in order, then the outbox is empty', async () => {
   const dir = tempDir('fleet-outbox');
-  const first = new EventOutbox(dir, { maxEvents: 100, maxBytes: 1 << 20 }, silentLogger);
+  const first = await EventOutbox.open(dir, { maxEvents: 100, maxBytes: 1 << 20 }, silentLogger);
   await Promise.all([1, 2, 3].map((id) => first.add(line(id))));
-  const reopened = new EventOutbox(dir, { maxEvents: 100, maxBytes: 1 << 20 }, silentLogger);
+  const reopened = await EventOutbox.open(dir, { maxEvents: 100, maxBytes: 1 << 20 }, silentLogger);
   assert.ok(reopened.pending > 0);
   const seen: string[] = [];
   assert.equal(await reopened.drain(async (l) => void seen.push(l)), true);
@@ -20,7 +20,7 @@ test('events survive a reopen and are drained in order, then the outbox is empty
 });
 
 test('a failed publish keeps the events for the next drain', async () => {
-  const outbox = new EventOutbox(tempDir('fleet-outbox'), { maxEvents: 100, maxBytes: 1 << 20 }, silentLogger);
+  const outbox = await EventOutbox.open(tempDir('fleet-outbox'), { maxEvents: 100, maxBytes: 1 << 20 }, silentLogger);
   await outbox.add(line(1));
   assert.equal(await outbox.drain(() => Promise.reject(new Error('down'))), false);
   const seen: string[] = [];
@@ -29,7 +29,7 @@ test('a failed publish keeps the events for the next drain', async () => {
 });
 
 test('beyond its bounds it keeps the newest events, behind a reset', async () => {
-  const outbox = new EventOutbox(tempDir('fleet-outbox'), { maxEvents: 10, maxBytes: 1 << 20 }, silentLogger);
+  const outbox = await EventOutbox.open(tempDir('fleet-outbox'), { maxEvents: 10, maxBytes: 1 << 20 }, silentLogger);
   for (let id = 1; id <= 30; id += 1) await outbox.add(line(id));
   const seen: string[] = [];
   await outbox.drain(async (l) => void seen.push(l));
@@ -42,7 +42,7 @@ test('beyond its bounds it keeps the newest events, behind a reset', async () =>
 });
 
 test('pending counts the events being written too', async () => {
-  const outbox = new EventOutbox(tempDir('fleet-outbox'), { maxEvents: 100, maxBytes: 1 << 20 }, silentLogger);
+  const outbox = await EventOutbox.open(tempDir('fleet-outbox'), { maxEvents: 100, maxBytes: 1 << 20 }, silentLogger);
   const first = outbox.add(line(1));
   const counts: number[] = [outbox.pending];
   const second = outbox.add(line(2));
@@ -59,7 +59,7 @@ test('pending counts the events being written too', async () => {
 const bigLine = (id: number, size = 300) => JSON.stringify({ id, type: 'printer.updated', data: { pad: 'x'.repeat(size) } });
 
 test('a file many chunks long is trimmed and drained in order, lines across chunk boundaries whole', async () => {
-  const outbox = new EventOutbox(tempDir('fleet-outbox'), { maxEvents: 1000, maxBytes: 64 << 20 }, silentLogger);
+  const outbox = await EventOutbox.open(tempDir('fleet-outbox'), { maxEvents: 1000, maxBytes: 64 << 20 }, silentLogger);
   for (let id = 1; id <= 3000; id += 1) void outbox.add(bigLine(id, 100 + (id % 700)));
   await outbox.add(bigLine(3001));
   const seen: string[] = [];
@@ -73,7 +73,7 @@ test('a file many chunks long is trimmed and drained in order, lines across chun
 });
 
 test('the byte bound keeps only what fits, newest first', async () => {
-  const outbox = new EventOutbox(tempDir('fleet-outbox'), { maxEvents: 100_000, maxBytes: 200_000 }, silentLogger);
+  const outbox = await EventOutbox.open(tempDir('fleet-outbox'), { maxEvents: 100_000, maxBytes: 200_000 }, silentLogger);
   for (let id = 1; id <= 1000; id += 1) await outbox.add(bigLine(id, 300));
   const seen: string[] = [];
   await outbox.drain(async (l) => void seen.push(l));
@@ -85,7 +85,7 @@ test('the byte bound keeps only what fits, newest first', async () => {
 });
 
 test('a drain that fails part way keeps only what was not delivered', async () => {
-  const outbox = new EventOutbox(tempDir('fleet-outbox'), { maxEvents: 100_000, maxBytes: 64 << 20 }, silentLogger);
+  const outbox = await EventOutbox.open(tempDir('fleet-outbox'), { maxEvents: 100_000, maxBytes: 64 << 20 }, silentLogger);
   for (let id = 1; id <= 300; id += 1) void outbox.add(line(id));
   await outbox.add(line(301));
   let published = 0;

@@ -1,4 +1,5 @@
 // A spooler over printer runtimes with drivers the test provides, no renderer, and a short hold retry.
+import { join } from 'node:path';
 import { EventBus } from '../../src/events/event-bus';
 import { createFilters } from '../../src/filters/filters';
 import type { PrinterDriver } from '../../src/kinds/printer-driver';
@@ -7,6 +8,7 @@ import { PrinterRuntimes } from '../../src/printers/printer-runtimes';
 import type { PrinterRecord } from '../../src/schemas/printer';
 import { DiskSpool } from '../../src/spooler/disk-spool';
 import { JobStore } from '../../src/spooler/job-store';
+import { KeyJournal } from '../../src/spooler/key-journal';
 import { Spooler } from '../../src/spooler/spooler';
 
 /** What the harness is built from: the printers, their drivers, the spool folder, the restart rule, the clock. */
@@ -22,8 +24,8 @@ export interface HarnessOptions {
   now?: () => number;
 }
 
-/** A spooler, its job store and its event bus. */
-export function spoolerHarness(options: HarnessOptions): { spooler: Spooler; store: JobStore; bus: EventBus; runtimes: PrinterRuntimes } {
+/** A spooler, its job store and its event bus; its idempotency keys are kept in the spool folder. */
+export async function spoolerHarness(options: HarnessOptions): Promise<{ spooler: Spooler; store: JobStore; bus: EventBus; runtimes: PrinterRuntimes }> {
   const now = options.now ?? Date.now;
   const bus = new EventBus(silentLogger);
   const runtimes = new PrinterRuntimes({
@@ -39,8 +41,10 @@ export function spoolerHarness(options: HarnessOptions): { spooler: Spooler; sto
     printed: { pollMs: 10, maxFollowMs: 60_000 },
   });
   const store = new JobStore({ retentionMs: 3_600_000, maxRecords: 10_000 });
+  const keys = await KeyJournal.open(join(options.spoolDir, 'keys.log'), { lifetimeMs: 3_600_000, maxKeys: 10_000, now }, silentLogger);
   const spooler = new Spooler({
     store,
+    keys,
     spool: new DiskSpool(options.spoolDir, options.maxSpoolBytes),
     runtimes,
     findPrinter: options.findPrinter,

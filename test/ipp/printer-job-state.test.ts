@@ -36,10 +36,10 @@ class PrinterSideDriver implements PrinterDriver {
 
 const office: PrinterRecord = { path: 'office', id: 'OFFICE01', tags: [], discovered: false, content: 'pdf', connection: { type: 'network', host: 'h', port: 631, protocol: 'ipp' } };
 
-function setup(now?: () => number) {
+async function setup(now?: () => number) {
   const driver = new PrinterSideDriver();
   const spoolDir = tempDir('ipp-spool');
-  const { spooler } = spoolerHarness({ spoolDir, findPrinter: (path) => (path === office.path ? office : null), openDriver: () => driver, now });
+  const { spooler } = await spoolerHarness({ spoolDir, findPrinter: (path) => (path === office.path ? office : null), openDriver: () => driver, now });
   return { spooler, driver, spoolDir };
 }
 
@@ -48,7 +48,7 @@ function submission(wait: boolean): Submission {
 }
 
 test('cupsJobId is the printer job-id from acceptance, and each GET reads the state live until the job ends', async () => {
-  const { spooler, driver } = setup();
+  const { spooler, driver } = await setup();
   const { jobs } = await spooler.submit(submission(false), [office], 'office');
   const jobId = jobs[0].jobId;
   await until('the printer accepted the job as 41', async () => (await spooler.get(jobId))?.cupsJobId === '41');
@@ -67,7 +67,7 @@ test('cupsJobId is the printer job-id from acceptance, and each GET reads the st
 });
 
 test('a printer that does not answer: GET answers the last known state within the 1 s budget; concurrent GETs share one read', async () => {
-  const { spooler, driver } = setup();
+  const { spooler, driver } = await setup();
   const { jobs } = await spooler.submit(submission(false), [office], 'office');
   await until('the printer accepted the job as 41', async () => (await spooler.get(jobs[0].jobId))?.cupsJobId === '41');
   driver.silent = true;
@@ -79,7 +79,7 @@ test('a printer that does not answer: GET answers the last known state within th
 });
 
 test('a read that fails (printer unreachable) leaves the last known state', async () => {
-  const { spooler, driver } = setup();
+  const { spooler, driver } = await setup();
   const { jobs } = await spooler.submit(submission(false), [office], 'office');
   await until('the printer accepted the job as 41', async () => (await spooler.get(jobs[0].jobId))?.cupsJobId === '41');
   driver.jobState = () => Promise.reject(new Error('connection refused'));
@@ -89,7 +89,7 @@ test('a read that fails (printer unreachable) leaves the last known state', asyn
 });
 
 test('wait:true answers once the printer reports the job ended: completed, or failed with the printer\'s error', async () => {
-  const { spooler, driver } = setup();
+  const { spooler, driver } = await setup();
   const submitted = spooler.submit(submission(true), [office], 'office');
   await until('the printer was asked for the job state', () => driver.reads >= 1);
   // the printer still reports printing: an answer now would say so, not completed
@@ -107,7 +107,7 @@ test('wait:true answers once the printer reports the job ended: completed, or fa
 test('wait:true is bounded: a job still printing after the wait answers printing', async () => {
   let clock = 0;
   // every reading of the clock moves it a minute on: the 2-minute wait ends after a few reads
-  const { spooler, driver } = setup(() => (clock += 60_000));
+  const { spooler, driver } = await setup(() => (clock += 60_000));
   const { jobs } = await spooler.submit(submission(true), [office], 'office');
   assert.equal(jobs[0].state, 'printing');
   assert.equal(jobs[0].completedAt, null);
@@ -115,7 +115,7 @@ test('wait:true is bounded: a job still printing after the wait answers printing
 });
 
 test('canceling a job the printer holds aborts the delivery signal (the IPP driver sends Cancel-Job)', async () => {
-  const { spooler, driver } = setup();
+  const { spooler, driver } = await setup();
   const { jobs } = await spooler.submit(submission(false), [office], 'office');
   await until('the printer accepted the job as 41', async () => (await spooler.get(jobs[0].jobId))?.cupsJobId === '41');
   assert.equal(driver.signals[0].aborted, false);
@@ -129,7 +129,7 @@ test('canceling a job the printer holds aborts the delivery signal (the IPP driv
 });
 
 test('a wait:false job leaves the disk spool once the printer accepted it (a restart does not send it twice)', async () => {
-  const { spooler, spoolDir } = setup();
+  const { spooler, spoolDir } = await setup();
   const { jobs } = await spooler.submit(submission(false), [office], 'office');
   await until('the printer accepted the job as 41', async () => (await spooler.get(jobs[0].jobId))?.cupsJobId === '41');
   await until('the spool is empty', () => readdirSync(spoolDir).length === 0);

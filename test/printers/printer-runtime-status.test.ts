@@ -39,7 +39,7 @@ class ChannelDriver implements PrinterDriver {
 
 test('status goes through the device lock between jobs, and over the control channel while a job is being sent', async () => {
   const driver = new ChannelDriver();
-  const { spooler, runtimes } = spoolerHarness({ spoolDir: tempDir('runtime-status'), findPrinter: () => printer, openDriver: () => driver });
+  const { spooler, runtimes } = await spoolerHarness({ spoolDir: tempDir('runtime-status'), findPrinter: () => printer, openDriver: () => driver });
   await runtimes.of(printer.path).status();
   assert.deepEqual(driver.reads, ['device'], 'idle: the device is free, its status is read through the lock');
   const submitted = spooler.submit({ document: { source: { kind: 'inline' }, format: 'zpl', contentType: 'zpl' }, data: Buffer.from('^XA^XZ'), title: 't', source: null, wait: true, options: {}, idempotencyKey: null }, [printer], printer.path);

@@ -43,7 +43,7 @@ function job(bytes: number, wait = false): Submission {
 
 test('a wait: false job past the spool\'s byte limit is refused SPOOL_FULL (507) with no record; room comes back as jobs print', async () => {
   const driver = new GatedDriver();
-  const { spooler, store } = spoolerHarness({ spoolDir: tempDir('spool-limit'), findPrinter: () => printer, openDriver: () => driver, maxSpoolBytes: 5000 });
+  const { spooler, store } = await spoolerHarness({ spoolDir: tempDir('spool-limit'), findPrinter: () => printer, openDriver: () => driver, maxSpoolBytes: 5000 });
   await spooler.submit(job(1500), [printer], 'a');
   await spooler.submit(job(1500), [printer], 'a');
   const records = store.unfinished();
@@ -68,7 +68,7 @@ test('a wait: false job past the spool\'s byte limit is refused SPOOL_FULL (507)
 test('wait: true jobs are not spooled and not held to its limit', async () => {
   const driver = new GatedDriver();
   driver.open();
-  const { spooler } = spoolerHarness({ spoolDir: tempDir('spool-limit'), findPrinter: () => printer, openDriver: () => driver, maxSpoolBytes: 100 });
+  const { spooler } = await spoolerHarness({ spoolDir: tempDir('spool-limit'), findPrinter: () => printer, openDriver: () => driver, maxSpoolBytes: 100 });
   const outcome = await spooler.submit(job(1500, true), [printer], 'a');
   assert.equal(outcome.jobs[0].state, 'completed');
   await spooler.close(1000);

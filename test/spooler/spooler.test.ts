@@ -49,19 +49,19 @@ function submission(text: string, extra: Partial<Submission> = {}): Submission {
   return { document: { source: { kind: 'inline' }, format: 'zpl', contentType: 'zpl' }, data: Buffer.from(text), title: text, source: null, wait: true, options: {}, idempotencyKey: null, ...extra };
 }
 
-function setup(spoolDir = tempDir('spool'), interrupted: 'resend' | 'fail' = 'fail') {
+async function setup(spoolDir = tempDir('spool'), interrupted: 'resend' | 'fail' = 'fail') {
   const drivers = new Map<string, MemoryDriver>();
   const driverFor = (p: PrinterRecord) => {
     if (!drivers.has(p.path)) drivers.set(p.path, new MemoryDriver());
     return drivers.get(p.path)!;
   };
   const printers = new Map(['a', 'b'].map((n) => [n, printer(n)]));
-  const { spooler, store } = spoolerHarness({ spoolDir, findPrinter: (path) => printers.get(path) ?? null, openDriver: driverFor, interrupted });
+  const { spooler, store } = await spoolerHarness({ spoolDir, findPrinter: (path) => printers.get(path) ?? null, openDriver: driverFor, interrupted });
   return { spooler, store, driverFor, printers, spoolDir };
 }
 
 test('jobs to one printer run in submission order; wait:true answers after delivery', async () => {
-  const { spooler, driverFor, printers } = setup();
+  const { spooler, driverFor, printers } = await setup();
   const a = printers.get('a')!;
   const results = await Promise.all(['1', '2', '3', '4'].map((t, i) => spooler.submit(submission(t, { wait: i % 2 === 0 }), [a], 'a')));
   await until('four jobs delivered', () => driverFor(a).delivered.length === 4);
@@ -72,14 +72,14 @@ test('jobs to one printer run in submission order; wait:true answers after deliv
 });
 
 test('ZPL copies send the format that many times, unmodified', async () => {
-  const { spooler, driverFor, printers } = setup();
+  const { spooler, driverFor, printers } = await setup();
   const a = printers.get('a')!;
   await spooler.submit(submission('^XA^FDx^FS^XZ', { options: { copies: 3 } }), [a], 'a');
   assert.deepEqual(driverFor(a).delivered, ['^XA^FDx^FS^XZ'.repeat(3)]);
 });
 
 test('an idempotency key returns the existing job and prints nothing again', async () => {
-  const { spooler, driverFor, printers } = setup();
+  const { spooler, driverFor, printers } = await setup();
   const a = printers.get('a')!;
   const first = await spooler.submit(submission('once', { idempotencyKey: 'k1' }), [a], 'a');
   const again = await spooler.submit(submission('once', { idempotencyKey: 'k1' }), [a], 'a');
@@ -89,7 +89,7 @@ test('an idempotency key returns the existing job and prints nothing again', asy
 });
 
 test('a failed delivery fails only its job and the queue moves on', async () => {
-  const { spooler, driverFor, printers } = setup();
+  const { spooler, driverFor, printers } = await setup();
   const a = printers.get('a')!;
   driverFor(a).failNext = new DeviceError('CONNECTION_RESET', 'tcp h:9100: connection reset by the printer after 3 of 9 bytes');
   const failed = await spooler.submit(submission('bad'), [a], 'a');
@@ -101,7 +101,7 @@ test('a failed delivery fails only its job and the queue moves on', async () => 
 });
 
 test('not ready: wait:true fails with the readiness; wait:false holds the queue until ready', async () => {
-  const { spooler, driverFor, printers } = setup();
+  const { spooler, driverFor, printers } = await setup();
   const a = printers.get('a')!;
   driverFor(a).notReady = PAUSED;
   const held = await spooler.submit(submission('later', { wait: false }), [a], 'a');
@@ -118,7 +118,7 @@ test('not ready: wait:true fails with the readiness; wait:false holds the queue 
 });
 
 test('cancel moves a queued job to failed "Canceled" and it is never sent', async () => {
-  const { spooler, driverFor, printers } = setup();
+  const { spooler, driverFor, printers } = await setup();
   const a = printers.get('a')!;
   let open!: () => void;
   driverFor(a).gate = new Promise((r) => (open = r));
@@ -133,14 +133,14 @@ test('cancel moves a queued job to failed "Canceled" and it is never sent', asyn
 });
 
 test('wait:false jobs are on disk before submit resolves and are delivered after a restart, in order', async () => {
-  const first = setup();
+  const first = await setup();
   const a = first.printers.get('a')!;
   first.driverFor(a).notReady = PAUSED;
   for (const t of ['j1', 'j2', 'j3']) await first.spooler.submit(submission(t, { wait: false }), [a], 'a');
   assert.equal(readdirSync(first.spoolDir).filter((f) => f.endsWith('.json')).length, 3);
   await first.spooler.close(50);
 
-  const second = setup(first.spoolDir);
+  const second = await setup(first.spoolDir);
   assert.equal(second.spooler.recover(), 3);
   await until('three recovered jobs complete', () => second.store.list().filter((j) => j.state === 'completed').length === 3);
   assert.deepEqual(second.driverFor(a).delivered, ['j1', 'j2', 'j3']);
@@ -150,14 +150,14 @@ test('wait:false jobs are on disk before submit resolves and are delivered after
 });
 
 test('an idempotency key outlives a restart with its spooled jobs: the same submission after it gets them back, printed once', async () => {
-  const first = setup();
+  const first = await setup();
   const [a, b] = [first.printers.get('a')!, first.printers.get('b')!];
   first.driverFor(a).notReady = PAUSED;
   first.driverFor(b).notReady = PAUSED;
   const made = await first.spooler.submit(submission('fan-out', { wait: false, idempotencyKey: 'k-restart' }), [a, b], 'all');
   await first.spooler.close(50);
 
-  const second = setup(first.spoolDir);
+  const second = await setup(first.spoolDir);
   second.spooler.recover();
   const again = await second.spooler.submit(submission('fan-out', { wait: false, idempotencyKey: 'k-restart' }), [a, b], 'all');
   assert.equal(again.replay, true);
@@ -167,14 +167,14 @@ test('an idempotency key outlives a restart with its spooled jobs: the same subm
 });
 
 test('a job whose sending had begun before a restart is failed, not sent twice', async () => {
-  const first = setup();
+  const first = await setup();
   const a = first.printers.get('a')!;
   let open!: () => void;
   first.driverFor(a).gate = new Promise((r) => (open = r));
   const sub = await first.spooler.submit(submission('once', { wait: false }), [a], 'a');
   await until('the sending marker is on disk', () => readdirSync(first.spoolDir).some((f) => f.endsWith('.sending')));
 
-  const second = setup(first.spoolDir);
+  const second = await setup(first.spoolDir);
   second.spooler.recover();
   const job = second.store.get(sub.jobs[0].jobId)!;
   assert.equal(job.state, 'failed');
@@ -185,19 +185,19 @@ test('a job whose sending had begun before a restart is failed, not sent twice',
 
 test('a label printer\'s job a restart interrupted is sent again; one in progress during two restarts in a row is failed, not replayed', async () => {
   const gate = () => new Promise<void>(() => undefined);
-  const first = setup(tempDir('spool'), 'resend');
+  const first = await setup(tempDir('spool'), 'resend');
   const a = first.printers.get('a')!;
   first.driverFor(a).gate = gate();
   const sub = await first.spooler.submit(submission('poison', { wait: false }), [a], 'a');
   await until('the first attempt is sending', () => readdirSync(first.spoolDir).some((f) => f.endsWith('.sending')));
 
-  const second = setup(first.spoolDir, 'resend');
+  const second = await setup(first.spoolDir, 'resend');
   second.driverFor(a).gate = gate();
   second.spooler.recover();
   assert.equal(second.store.get(sub.jobs[0].jobId)!.state, 'queued', 'resent after one interruption');
   await until('the second attempt is sending', () => second.store.get(sub.jobs[0].jobId)!.state === 'printing');
 
-  const third = setup(first.spoolDir, 'resend');
+  const third = await setup(first.spoolDir, 'resend');
   third.spooler.recover();
   const job = third.store.get(sub.jobs[0].jobId)!;
   assert.equal(job.state, 'failed');
@@ -208,7 +208,7 @@ test('a label printer\'s job a restart interrupted is sent again; one in progres
 });
 
 test('a held wait:false job keeps no document bytes in memory: they are read back from the spool when it is sent', async () => {
-  const { spooler, driverFor, printers, spoolDir } = setup();
+  const { spooler, driverFor, printers, spoolDir } = await setup();
   const a = printers.get('a')!;
   driverFor(a).notReady = PAUSED;
   const held = await spooler.submit(submission('from disk', { wait: false }), [a], 'a');
@@ -223,7 +223,7 @@ test('beyond the limit of unfinished jobs a submission is refused with QUEUE_FUL
   const printers = new Map([['a', printer('a')]]);
   const driver = new MemoryDriver();
   driver.notReady = PAUSED;
-  const { spooler, store } = spoolerHarness({ spoolDir: tempDir('spool'), findPrinter: (path) => printers.get(path) ?? null, openDriver: () => driver, maxUnfinished: 2 });
+  const { spooler, store } = await spoolerHarness({ spoolDir: tempDir('spool'), findPrinter: (path) => printers.get(path) ?? null, openDriver: () => driver, maxUnfinished: 2 });
   const a = printers.get('a')!;
   await spooler.submit(submission('1', { wait: false }), [a], 'a');
   await spooler.submit(submission('2', { wait: false }), [a], 'a');
@@ -236,7 +236,7 @@ test('beyond the limit of unfinished jobs a submission is refused with QUEUE_FUL
 });
 
 test('a delivery the printer reports as pending but without its job id completes rather than staying printing', async () => {
-  const { spooler, driverFor, printers } = setup();
+  const { spooler, driverFor, printers } = await setup();
   const a = printers.get('a')!;
   driverFor(a).result = { pending: true };
   const outcome = await spooler.submit(submission('held'), [a], 'a');
