@@ -159,8 +159,9 @@ function jobCounter(emulator: ZplPrinterEmulator): () => Buffer[] {
   let seen = 0;
   return () => {
     for (; seen < emulator.connections.length; seen += 1) {
-      const payload = emulator.connections[seen];
-      if (payload.toString('latin1').replace(CONTROL, '').length > 0) jobs.push(payload);
+      // label bytes only: jobs that follow back to back share a connection and one pre-flight `~HS`
+      const labels = emulator.connections[seen].toString('latin1').replace(CONTROL, '');
+      if (labels.length > 0) jobs.push(Buffer.from(labels, 'latin1'));
     }
     return jobs;
   };
@@ -194,7 +195,7 @@ async function jobToLabel(jobs: Jobs, uri: string, file: string): Promise<number
   return performance.now() - started;
 }
 
-/** Label bytes the emulator has received on finished connections (a server may send several jobs on one connection). */
+/** Label bytes (status queries left out) the emulator has received on finished connections (a server may send several jobs on one connection). */
 function delivered(jobs: Jobs): number {
   return jobs().reduce((n, job) => n + job.length, 0);
 }
