@@ -1,6 +1,7 @@
 // Pages → LabelWriter 550 series raster (550, 550 Turbo, 5XL): a job header, per label its index, print data header and rows, a trailer.
 import type { MonoBitmap } from '../../encoders/mono-bitmap';
-import type { PageEncoder, PageEncoderFactory } from '../../encoders/page-encoder';
+import { labelSequenceEncoder } from '../../encoders/label-sequence';
+import type { PageEncoderFactory } from '../../encoders/page-encoder';
 import { density, END_JOB, labelIndex, NORMAL_DENSITY_PERCENT, printDataHeader, startJob } from './dymo-550-commands';
 import { FORM_FEED, SHORT_FORM_FEED, TEXT_MODE, WIDE_HEAD_DOTS } from './dymo-commands';
 import { halvedRow } from './dymo-encoder';
@@ -64,18 +65,15 @@ export function dymo550PrintData(page: MonoBitmap, dpi: 300 | 600 = 300): Buffer
  */
 export function dymo550EncoderWith(options: Partial<Dymo550EncoderOptions> = {}): PageEncoderFactory {
   const settings = { ...DYMO_550_DEFAULTS, ...options };
-  return (copies: number): PageEncoder => {
-    const labels: Buffer[] = [];
-    return {
-      addPage: (page) => {
-        const data = dymo550PrintData(page, settings.dpi);
-        for (let n = 0; n < copies; n += 1) labels.push(data);
-      },
-      finish: () => {
-        const header = [startJob(settings.jobId ?? nextJobId()), TEXT_MODE, density(settings.densityPercent)];
-        const body = labels.flatMap((data, n) => [labelIndex(n + 1), data, SHORT_FORM_FEED]);
-        return new Uint8Array(Buffer.concat([...header, ...body, FORM_FEED, END_JOB]));
-      },
-    };
-  };
+  return labelSequenceEncoder(
+    (page, copies) => Array<Buffer>(copies).fill(dymo550PrintData(page, settings.dpi)),
+    (labels) => [
+      startJob(settings.jobId ?? nextJobId()),
+      TEXT_MODE,
+      density(settings.densityPercent),
+      ...labels.flatMap((data, n) => [labelIndex(n + 1), data, SHORT_FORM_FEED]),
+      FORM_FEED,
+      END_JOB,
+    ],
+  );
 }

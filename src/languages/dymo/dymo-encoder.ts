@@ -1,6 +1,7 @@
 // Pages → LabelWriter raster (450 / 450 Turbo / 4XL protocol): a reset, then per label its setup, its dot lines and a feed.
 import type { MonoBitmap } from '../../encoders/mono-bitmap';
-import type { PageEncoder, PageEncoderFactory } from '../../encoders/page-encoder';
+import { labelSequenceEncoder } from '../../encoders/label-sequence';
+import type { PageEncoderFactory } from '../../encoders/page-encoder';
 import { bytesPerLine, dotTab, DYMO_DPI, FORM_FEED, GRAPHICS_MODE, labelLength, MAX_BYTES_PER_LINE, NORMAL_DENSITY, RESET, SHORT_FORM_FEED, skipLines, TEXT_MODE } from './dymo-commands';
 import { isBlank, rasterLine } from './dymo-raster-line';
 
@@ -76,16 +77,10 @@ export function dymoLabelBody(page: MonoBitmap, o: DymoEncoderOptions = DYMO_DEF
 /** An encoder factory with `options` over DYMO_DEFAULTS: ESC @, each page `copies` times, ESC G between labels, ESC E last. */
 export function dymoEncoderWith(options: Partial<DymoEncoderOptions> = {}): PageEncoderFactory {
   const settings = { ...DYMO_DEFAULTS, ...options };
-  return (copies: number): PageEncoder => {
-    const labels: Buffer[] = [];
-    return {
-      addPage: (page) => {
-        const body = dymoLabelBody(page, settings);
-        for (let n = 0; n < copies; n += 1) labels.push(body);
-      },
-      finish: () => new Uint8Array(Buffer.concat([RESET, ...labels.flatMap((body, n) => [body, n === labels.length - 1 ? FORM_FEED : SHORT_FORM_FEED])])),
-    };
-  };
+  return labelSequenceEncoder(
+    (page, copies) => Array<Buffer>(copies).fill(dymoLabelBody(page, settings)),
+    (labels) => [RESET, ...labels.flatMap((body, n) => [body, n === labels.length - 1 ? FORM_FEED : SHORT_FORM_FEED])],
+  );
 }
 
 /** The 450 family's encoder for a printer of `dpi`: 600 → graphics mode (300 x 600), anything else → text mode at 300 dpi. */

@@ -1,6 +1,8 @@
 // Pages → EPL2 labels: per page a line feed, N, q (width), Q (length, gap), one GW graphic and P1,copies.
+import { invertedRasterCommand } from '../../encoders/inverted-raster';
+import { labelSequenceEncoder } from '../../encoders/label-sequence';
 import type { MonoBitmap } from '../../encoders/mono-bitmap';
-import type { PageEncoder, PageEncoderFactory } from '../../encoders/page-encoder';
+import type { PageEncoderFactory } from '../../encoders/page-encoder';
 
 /** Media settings written before each label; every field has the default of `EPL2_DEFAULTS`. */
 export interface Epl2EncoderOptions {
@@ -33,14 +35,7 @@ function header(page: MonoBitmap, o: Epl2EncoderOptions): string {
  * the opposite of MonoBitmap, so every byte is inverted (the padding bits past the width become white).
  */
 export function graphicCommand(page: MonoBitmap): Buffer {
-  const head = ascii(`GW0,0,${page.bytesPerRow},${page.height},`);
-  const size = page.bytesPerRow * page.height;
-  const out = Buffer.alloc(head.length + size + 2);
-  head.copy(out);
-  for (let i = 0; i < size; i += 1) out[head.length + i] = ~page.data[i] & 0xff;
-  out[out.length - 2] = 0x0d;
-  out[out.length - 1] = 0x0a;
-  return out;
+  return invertedRasterCommand(`GW0,0,${page.bytesPerRow},${page.height},`, page);
 }
 
 /** One whole label of `page`, printed `copies` times: `P1,<copies>` is one label set of that many copies. */
@@ -51,13 +46,7 @@ export function epl2Label(page: MonoBitmap, copies: number, options: Epl2Encoder
 /** An encoder factory with `options` (dpi, gap) over EPL2_DEFAULTS; one label per page. */
 export function epl2EncoderWith(options: Partial<Epl2EncoderOptions> = {}): PageEncoderFactory {
   const settings = { ...EPL2_DEFAULTS, ...options };
-  return (copies: number): PageEncoder => {
-    const labels: Buffer[] = [];
-    return {
-      addPage: (page) => void labels.push(epl2Label(page, copies, settings)),
-      finish: () => new Uint8Array(Buffer.concat(labels)),
-    };
-  };
+  return labelSequenceEncoder((page, copies) => [epl2Label(page, copies, settings)]);
 }
 
 /** The encoder of a printer of `dpi` dots per inch, media at EPL2_DEFAULTS otherwise. */

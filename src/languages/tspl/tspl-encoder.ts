@@ -1,6 +1,8 @@
 // Pages → TSPL labels: per page SIZE, GAP, DENSITY, DIRECTION, CLS, one BITMAP (mode 0, overwrite) and PRINT 1,copies.
+import { invertedRasterCommand } from '../../encoders/inverted-raster';
+import { labelSequenceEncoder } from '../../encoders/label-sequence';
 import type { MonoBitmap } from '../../encoders/mono-bitmap';
-import type { PageEncoder, PageEncoderFactory } from '../../encoders/page-encoder';
+import type { PageEncoderFactory } from '../../encoders/page-encoder';
 
 /** Media and print settings written before each label; every field has the default of `TSPL_DEFAULTS`. */
 export interface TsplEncoderOptions {
@@ -44,14 +46,7 @@ function header(page: MonoBitmap, o: TsplEncoderOptions): string {
  * the opposite of MonoBitmap, so every byte is inverted (the padding bits past the width become white).
  */
 export function bitmapCommand(page: MonoBitmap): Buffer {
-  const head = ascii(`BITMAP 0,0,${page.bytesPerRow},${page.height},${BITMAP_OVERWRITE},`);
-  const size = page.bytesPerRow * page.height;
-  const out = Buffer.alloc(head.length + size + 2);
-  head.copy(out);
-  for (let i = 0; i < size; i += 1) out[head.length + i] = ~page.data[i] & 0xff;
-  out[out.length - 2] = 0x0d;
-  out[out.length - 1] = 0x0a;
-  return out;
+  return invertedRasterCommand(`BITMAP 0,0,${page.bytesPerRow},${page.height},${BITMAP_OVERWRITE},`, page);
 }
 
 /** One whole label of `page`, printed `copies` times (PRINT 1,copies: one set, that many copies of it). */
@@ -62,13 +57,7 @@ export function tsplLabel(page: MonoBitmap, copies: number, options: TsplEncoder
 /** An encoder factory with `options` (dpi, gap, density, direction) over TSPL_DEFAULTS; one label per page. */
 export function tsplEncoderWith(options: Partial<TsplEncoderOptions> = {}): PageEncoderFactory {
   const settings = { ...TSPL_DEFAULTS, ...options };
-  return (copies: number): PageEncoder => {
-    const labels: Buffer[] = [];
-    return {
-      addPage: (page) => void labels.push(tsplLabel(page, copies, settings)),
-      finish: () => new Uint8Array(Buffer.concat(labels)),
-    };
-  };
+  return labelSequenceEncoder((page, copies) => [tsplLabel(page, copies, settings)]);
 }
 
 /** The encoder-table entry: TSPL labels at 203 dpi with TSPL_DEFAULTS, each page printed `copies` times. */
