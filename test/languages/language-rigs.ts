@@ -5,7 +5,6 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
 import type { MonoBitmap } from '../../src/encoders/mono-bitmap';
-import { resolveRaster } from '../../src/render/render-options';
 import { DymoPrinterEmulator } from '../fixtures/dymo-printer';
 import { Epl2PrinterEmulator } from '../fixtures/epl2-printer';
 import { decodeEscposRaster } from '../fixtures/escpos-raster-decode';
@@ -14,7 +13,7 @@ import { IppEverywherePrinter } from '../fixtures/ipp-everywhere';
 import { TsplPrinterEmulator } from '../fixtures/tspl-printer';
 import { ZplPrinterEmulator } from '../fixtures/zebra-tcp-printer';
 import { decodeLabels } from '../render/zpl-label-decode';
-import { sharedRasterisers } from '../render/pdfium-fixture';
+import { renderPdfPages } from '../render/pdfium-fixture';
 
 /** What a rig needs of the test: the fake USB bus the daemon watches, its API, and a place for teardown. */
 export interface RigContext {
@@ -99,14 +98,6 @@ function keptPdfs(dir: string): string[] {
   return found.sort((a, b) => statSync(a).mtimeMs - statSync(b).mtimeMs);
 }
 
-/** The pages of a PDF drawn at 203 dpi. */
-async function pdfPages(pdf: Uint8Array): Promise<MonoBitmap[]> {
-  const rasterisers = await sharedRasterisers();
-  const pages: MonoBitmap[] = [];
-  rasterisers.pdf.rasterise(pdf, resolveRaster({ dpi: 203 }), (page) => void pages.push({ ...page, data: Uint8Array.from(page.data) }));
-  return pages;
-}
-
 /** Language name → transport → printer. */
 export const LANGUAGE_RIGS: Record<string, Record<string, RigMaker>> = {
   zpl: {
@@ -168,18 +159,18 @@ export const LANGUAGE_RIGS: Record<string, Record<string, RigMaker>> = {
     tcp: async (context) => {
       const printer = await silentTcpPrinter(context);
       const path = await addNetwork(context, printer.port, 'tcp', 'pdf');
-      return { path, labels: () => pdfPages(longest(printer.connections)) };
+      return { path, labels: () => renderPdfPages(longest(printer.connections)) };
     },
     usb: async (context) => {
       const { path, device } = await addUsb(context, 'MFG:Acme;CMD:PDF,PCL;MDL:Office 2000;CLS:PRINTER;');
-      return { path, labels: () => pdfPages(device.lastJob()!) };
+      return { path, labels: () => renderPdfPages(device.lastJob()!) };
     },
     ipp: async (context) => {
       const printer = new IppEverywherePrinter();
       await printer.start();
       context.onStop(() => printer.stop());
       const path = await addNetwork(context, printer.port, 'ipp');
-      return { path, labels: async () => pdfPages(readFileSync(keptPdfs(printer.dir).at(-1)!)) };
+      return { path, labels: async () => renderPdfPages(readFileSync(keptPdfs(printer.dir).at(-1)!)) };
     },
   },
 };

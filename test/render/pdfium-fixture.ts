@@ -1,10 +1,11 @@
 // Test helper: the pdfium wasm bytes from node_modules, one shared in-process set of rasterisers, and renders through it.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import type { MonoBitmap } from '../../src/encoders/mono-bitmap';
 import { initPdfium } from '../../src/render/pdfium-init';
 import { createRasterisers, type Rasterisers } from '../../src/render/rasteriser-table';
 import { renderDocument, type LocalRenderJob, type RenderReport } from '../../src/render/render-document';
-import type { RasterRequest } from '../../src/render/render-options';
+import { resolveRaster, type RasterRequest } from '../../src/render/render-options';
 
 const requireCjs = createRequire(__filename);
 
@@ -24,6 +25,14 @@ export function sharedRasterisers(): Promise<Rasterisers> {
 /** Renders `job` in this process with the shared rasterisers. */
 export async function renderLocal(job: LocalRenderJob): Promise<RenderReport> {
   return renderDocument(job, await sharedRasterisers());
+}
+
+/** The pages of `pdf` as the render pipeline draws them with `request` (203 dpi by default), each copied (the rasteriser reuses its buffers). */
+export async function renderPdfPages(pdf: Uint8Array, request: RasterRequest = { dpi: 203 }): Promise<MonoBitmap[]> {
+  const rasterisers = await sharedRasterisers();
+  const pages: MonoBitmap[] = [];
+  rasterisers.pdf.rasterise(pdf, resolveRaster(request), (page) => void pages.push({ ...page, data: Uint8Array.from(page.data) }));
+  return pages;
 }
 
 /** Raster options at 203 dpi plus a copy count, as the label tests write them. */

@@ -6,19 +6,10 @@ import assert from 'node:assert/strict';
 import type { MonoBitmap } from '../../../src/encoders/mono-bitmap';
 import { dymo450EncoderFor } from '../../../src/languages/dymo/dymo-encoder';
 import { dymoEncoderFor } from '../../../src/languages/dymo/dymo-family';
-import { resolveRaster, type RasterRequest } from '../../../src/render/render-options';
 import { shippingLabelPdf } from '../../fixtures/pdf/barcode-pdf';
 import { DymoPrinterEmulator } from '../../fixtures/dymo-printer';
 import { readLabelBarcodes } from '../../render/barcode-reader';
-import { sharedRasterisers } from '../../render/pdfium-fixture';
-
-/** The PDF's pages as the render pipeline makes them at 300 dpi, copied (the rasteriser reuses its buffers). */
-async function renderPages(pdf: Uint8Array, request: RasterRequest = { dpi: 300 }): Promise<MonoBitmap[]> {
-  const rasterisers = await sharedRasterisers();
-  const pages: MonoBitmap[] = [];
-  rasterisers.pdf.rasterise(pdf, resolveRaster(request), (page) => void pages.push({ ...page, data: Uint8Array.from(page.data) }));
-  return pages;
-}
+import { renderPdfPages } from '../../render/pdfium-fixture';
 
 /** Asserts every row of `page` came back in `picture`'s first bytes, then returns the barcodes zxing reads from it. */
 async function sameDotsAndBarcodes(page: MonoBitmap, picture: MonoBitmap): Promise<string[]> {
@@ -35,7 +26,7 @@ const CODE_128 = 'Code128:1Z999AA10123456784';
 const QR_CODE = 'QRCode:https://example.com/t/1Z999AA10123456784';
 
 test('a 4x6 in shipping label at 300 dpi prints on a 4XL dot for dot, and its Code 128 and QR code read back', async () => {
-  const [page] = await renderPages(await shippingLabelPdf());
+  const [page] = await renderPdfPages(await shippingLabelPdf(), { dpi: 300 });
   assert.deepEqual([page.width, page.height], [1200, 1800]);
   const encoder = dymo450EncoderFor(300)(1);
   encoder.addPage(page);
@@ -58,7 +49,7 @@ test('a 4x6 in shipping label at 300 dpi prints on a 4XL dot for dot, and its Co
 });
 
 test('the same label as a 550 job prints on a 5XL dot for dot, one job of one label, and both codes read back', async () => {
-  const [page] = await renderPages(await shippingLabelPdf());
+  const [page] = await renderPdfPages(await shippingLabelPdf(), { dpi: 300 });
   const encoder = dymoEncoderFor('550', 300)(1);
   encoder.addPage(page);
   const printer = new DymoPrinterEmulator({ model: '550', wide: true });
@@ -72,7 +63,7 @@ test('the same label as a 550 job prints on a 5XL dot for dot, one job of one la
 });
 
 test('fitted to a 2.125 x 4 in label it prints on a 550 (672-dot head) dot for dot, and both codes read back', async () => {
-  const [page] = await renderPages(await shippingLabelPdf(), { dpi: 300, paperSize: 'oe_shipping-label_2.125x4in', fitToPage: true });
+  const [page] = await renderPdfPages(await shippingLabelPdf(), { dpi: 300, paperSize: 'oe_shipping-label_2.125x4in', fitToPage: true });
   assert.ok(page.width <= 672, `${page.width} dots fit the head`);
   const encoder = dymoEncoderFor('550', 300)(1);
   encoder.addPage(page);

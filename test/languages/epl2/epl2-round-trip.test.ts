@@ -4,12 +4,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { MonoBitmap } from '../../../src/encoders/mono-bitmap';
 import { EPL2 } from '../../../src/languages/epl2';
-import { resolveRaster } from '../../../src/render/render-options';
 import type { TcpTransport } from '../../../src/transports/tcp-transport';
 import { Epl2PrinterEmulator } from '../../fixtures/epl2-printer';
 import { shippingLabelPdf } from '../../fixtures/pdf/barcode-pdf';
 import { readLabelBarcodes } from '../../render/barcode-reader';
-import { sharedRasterisers } from '../../render/pdfium-fixture';
+import { renderPdfPages } from '../../render/pdfium-fixture';
+import { patternedPages } from '../patterned-pages';
 import { countBlack } from '../../render/zpl-label-decode';
 import { epl2OverTcp } from './epl2-over-tcp';
 
@@ -17,14 +17,6 @@ const printer = new Epl2PrinterEmulator();
 let transport: TcpTransport;
 
 epl2OverTcp(printer, (t) => { transport = t; });
-
-/** The PDF's pages as the render pipeline makes them at 203 dpi, copied (the rasteriser reuses its buffers). */
-async function renderPages(pdf: Uint8Array): Promise<MonoBitmap[]> {
-  const rasterisers = await sharedRasterisers();
-  const pages: MonoBitmap[] = [];
-  rasterisers.pdf.rasterise(pdf, resolveRaster({ dpi: 203 }), (page) => void pages.push({ ...page, data: Uint8Array.from(page.data) }));
-  return pages;
-}
 
 /** `pages` encoded by the module's encoder at 203 dpi, `copies` each. */
 function encode(pages: MonoBitmap[], copies: number): Uint8Array {
@@ -34,7 +26,7 @@ function encode(pages: MonoBitmap[], copies: number): Uint8Array {
 }
 
 test('a rendered shipping label prints on the EPL2 emulator dot for dot, two copies, and its Code 128 and QR code read back', async () => {
-  const [page] = await renderPages(await shippingLabelPdf());
+  const [page] = await renderPdfPages(await shippingLabelPdf());
   assert.deepEqual([page.width, page.height], [812, 1218]);
   const job = encode([page], 2);
   assert.equal(EPL2.countFormats!(job), 1);
@@ -55,15 +47,8 @@ test('a rendered shipping label prints on the EPL2 emulator dot for dot, two cop
 });
 
 test('random pages of any width (padding bits included), several in one job, come back dot for dot as one label each', async () => {
-  const sizes: Array<[number, number]> = [[13, 7], [203, 101], [406, 2], [1, 1], [812, 40]];
-  const pages: MonoBitmap[] = sizes.map(([width, height], n) => {
-    const bytesPerRow = (width + 7) >> 3;
-    const data = new Uint8Array(bytesPerRow * height);
-    // bytes with line feeds and commas among them: GW data must never be read as commands
-    for (let i = 0; i < data.length; i += 1) data[i] = (i * 131 + n * 71 + 17) & 0xff;
-    if (width & 7) for (let row = 0; row < height; row += 1) data[row * bytesPerRow + bytesPerRow - 1] &= (0xff << (8 - (width & 7))) & 0xff;
-    return { width, height, bytesPerRow, data };
-  });
+  // bytes with line feeds and commas among them: GW data must never be read as commands
+  const pages = patternedPages();
   const before = printer.printed.length;
   const job = encode(pages, 1);
   assert.equal(EPL2.countFormats!(job), pages.length);
@@ -94,7 +79,7 @@ test('paper out: the printer answers 07, holds the label instead of printing it,
 });
 
 test('a printer that drops the connection mid-job fails the send and prints nothing of it', async () => {
-  const [page] = await renderPages(await shippingLabelPdf());
+  const [page] = await renderPdfPages(await shippingLabelPdf());
   const printedBefore = printer.printed.length;
   const closedBefore = printer.connections.length;
   printer.resetAfterBytes = 20_000;
