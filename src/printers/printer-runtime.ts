@@ -247,8 +247,10 @@ export class PrinterRuntime {
       // behind a job being sent to a ready printer this job renders meanwhile; otherwise (an idle printer, or one that
       // holds its queue) it waits for its turn and asks first; a held job keeps no bytes in memory
       const behind = this.sendLane.busy && !this.held;
-      if (!behind) leave = await this.enterSendLane();
-      if (!behind) await this.openSession();
+      if (!behind) {
+        leave = await this.enterSendLane();
+        await this.openSession();
+      }
       if (!behind && !this.covered(work) && !(await this.awaitReady(work, this.driverOf(printer)))) return;
       let prepared: PreparedDocument | null = await this.render(work, printer);
       if (behind) {
@@ -270,8 +272,9 @@ export class PrinterRuntime {
       const [result, confirmed] = await this.device.run(async () => {
         const delivered = await driver.deliver(doc, controller.signal);
         // with no job waiting to follow, the connection closes now: its close confirms this job's delivery
-        if (!this.sendLane.waiting) await this.sessions.close();
-        return [delivered, this.sendLane.waiting ? this.sessions.confirmation() : null] as const;
+        if (this.sendLane.waiting) return [delivered, this.sessions.confirmation()] as const;
+        await this.sessions.close();
+        return [delivered, null] as const;
       });
       if (confirmed) {
         // kept open for the next job: this one is done once the printer confirmed it read the bytes (the next job's
@@ -312,8 +315,12 @@ export class PrinterRuntime {
    * else it is closed, through the device lock (a status probe may be using it); a failed close was this job's to report.
    */
   private async settleSession(): Promise<void> {
-    if (this.sendLane.waiting) return;
-    await this.device.run(() => this.sessions.close()).catch(() => undefined);
+    if (!this.sendLane.waiting) await this.closeSession();
+  }
+
+  /** Closes the kept connection through the device lock (a status probe may be using it); a failed close is dropped. */
+  private closeSession(): Promise<void> {
+    return this.device.run(() => this.sessions.close()).catch(() => undefined);
   }
 
   /** Loads and renders a job's document for its printer; the disk spool counts the attempt first, unless `counted` already. */
@@ -420,7 +427,7 @@ export class PrinterRuntime {
       }
       this.held = outcome.readiness;
       // a held queue keeps no connection open while it waits
-      await this.device.run(() => this.sessions.close()).catch(() => undefined);
+      await this.closeSession();
       await sleep(this.deps.holdRetryMs, work.controller.signal);
       await this.sessions.enter(driver);
       if (isFinished(work.job.state) || this.closed) {
