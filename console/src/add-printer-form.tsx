@@ -16,7 +16,7 @@ export function AddPrinterForm({ onDone }: { onDone: () => void }) {
   const [model, setModel] = useState('');
   const [tags, setTags] = useState('');
   const action = useAction();
-  const languages = useLanguages();
+  const languages = useLanguages() ?? [];
   const ipp = protocol !== 'tcp';
   const submit = (event: Event) => {
     event.preventDefault();

@@ -5,10 +5,10 @@ import { useSession } from './session';
 
 let asked: Promise<LanguageInfo[]> | null = null;
 
-/** The device's languages in rank order; empty until they arrived (or when they could not be read). */
-export function useLanguages(): LanguageInfo[] {
+/** The device's languages in rank order; null until they arrived, empty when they could not be read. */
+export function useLanguages(): LanguageInfo[] | null {
   const { api } = useSession();
-  const [languages, setLanguages] = useState<LanguageInfo[]>([]);
+  const [languages, setLanguages] = useState<LanguageInfo[] | null>(null);
   useEffect(() => {
     asked ??= api.get<LanguageInfo[]>('/languages').catch(() => {
       asked = null;

@@ -6,25 +6,27 @@ import { useLive, useSession } from './session';
 import type { Printer } from '../../src/schemas/printer';
 import { ErrorText, useAction } from './ui';
 import { useLanguages } from './languages';
+import type { LanguageInfo } from '../../src/schemas/language';
 import { kindText, printerName, reasonText, statusText } from './words';
 
 /** The page of the printer at `path`. */
 export function PrinterPage({ path }: { path: string }) {
   const live = useLive();
+  const languages = useLanguages();
   const printer = live.printers?.find((p) => p.path === path);
-  if (!live.printers) return <p>Loading…</p>;
+  // the kind and the settings a printer offers follow its language: nothing is drawn before the languages arrived
+  if (!live.printers || !languages) return <p>Loading…</p>;
   if (!printer) return (
     <section>
       <h1>Printer not found</h1>
       <p>No printer has the path {path}. It may have been deleted or unplugged.</p>
     </section>
   );
-  return <PrinterDetails printer={printer} />;
+  return <PrinterDetails printer={printer} languages={languages} />;
 }
 
-function PrinterDetails({ printer }: { printer: Printer }) {
+function PrinterDetails({ printer, languages }: { printer: Printer; languages: LanguageInfo[] }) {
   const caps = printer.capabilities;
-  const languages = useLanguages();
   // a printer whose language the device draws pages in
   const drawn = languages.find((l) => l.content === printer.content && l.kind !== 'document');
   return (

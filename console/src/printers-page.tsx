@@ -39,9 +39,9 @@ export function PrintersPage() {
             <tr><th scope="col">Printer</th><th scope="col">Status</th><th scope="col">Kind</th><th scope="col">Tags</th></tr>
           </thead>
           <tbody>
-            {!live.printers && <tr><td colSpan={4}>Loading…</td></tr>}
-            {live.printers?.length === 0 && <tr><td colSpan={4}>No printers yet: add one, or scan for printers.</td></tr>}
-            {live.printers?.map((p) => (
+            {(!live.printers || !languages) && <tr><td colSpan={4}>Loading…</td></tr>}
+            {languages && live.printers?.length === 0 && <tr><td colSpan={4}>No printers yet: add one, or scan for printers.</td></tr>}
+            {languages && live.printers?.map((p) => (
               <tr key={p.path} data-path={p.path}>
                 <td data-label="Printer"><a href={`/printers/${encodeURIComponent(p.path)}`} onClick={linkClick}>{printerName(p)}</a><div class="sub line">{p.path}</div></td>
                 <td data-label="Status"><span class={`status status-${p.status}`}>{statusText(p.status)}</span><div class="sub line" title={p.statusReasons.map(reasonText).join('; ')}>{p.statusReasons.map(reasonText).join('; ')}</div></td>
