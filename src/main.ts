@@ -40,24 +40,27 @@ async function main(): Promise<number> {
 async function serve(options: Parameters<typeof startDaemon>[0]): Promise<number> {
   applyV8Flags(process.env);
   const logger = createLogger(options.logLevel);
+  // the handlers come first: `listening on http` is printed while the later doors still start, and a SIGTERM then must
+  // stop the daemon once it is up, not kill the process by the default action (exit by signal, nothing closed)
+  const signals = stopSignals();
   options.nativeDir = await prepareNatives(options.nativeDir, options.dataDir, (line) => logger.warn(line));
   const daemon = await startDaemon(options, logger, (line) => process.stdout.write(line + '\n'), { usb: libusbBackend });
+  const signal = await signals;
+  logger.info('stopping', { signal });
+  return daemon.stop().then(
+    () => 0,
+    (err: unknown) => {
+      logger.error('stop failed', { error: String(err) });
+      return 1;
+    },
+  );
+}
+
+/** Resolves with the first SIGTERM or SIGINT, caught from now on (a second one is ignored while the first stops the daemon). */
+function stopSignals(): Promise<string> {
   return new Promise((resolve) => {
-    let stopping = false;
-    const stop = (signal: string) => {
-      if (stopping) return;
-      stopping = true;
-      logger.info('stopping', { signal });
-      daemon.stop().then(
-        () => resolve(0),
-        (err: unknown) => {
-          logger.error('stop failed', { error: String(err) });
-          resolve(1);
-        },
-      );
-    };
-    process.on('SIGTERM', () => stop('SIGTERM'));
-    process.on('SIGINT', () => stop('SIGINT'));
+    process.on('SIGTERM', () => resolve('SIGTERM'));
+    process.on('SIGINT', () => resolve('SIGINT'));
   });
 }
 

@@ -225,3 +225,11 @@ test('PRINTPROXY_V8_FLAGS reaches V8 in the daemon (here --trace-gc: its collect
     await d.stop();
   }
 });
+
+test('SIGTERM right after the `listening on http` line, while the later doors still start, stops the daemon cleanly (exit 0)', async () => {
+  // HTTPS on: its certificate is made after the http line, so the signal comes while the start is still going on
+  for (let i = 0; i < 3; i += 1) {
+    const d = await startDaemon({ args: ['--https-port', '0'] });
+    assert.equal(await d.stop(), 0, 'exit 0, not killed by the signal');
+  }
+});
