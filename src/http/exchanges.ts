@@ -20,8 +20,8 @@ export interface ExchangesDeps {
   /** The device's one allowance of client bytes in memory, shared with the IPP documents and raw ports. */
   budget: MemoryBudget;
   logger: Logger;
-  /** Called when an exchange that held a large body (one counted in the body budget) has ended. */
-  afterLargeBody?: () => void;
+  /** Called with its size when an exchange that held a large body (one counted in the body budget) has ended. */
+  afterLargeBody?: (bytes: number) => void;
 }
 
 const STATUS_TEXT: Record<number, string> = {
@@ -234,7 +234,7 @@ export class Exchanges {
     exchange.done = true;
     this.deps.budget.give(exchange.reserved);
     exchange.exit?.();
-    if (exchange.reserved > 0) this.deps.afterLargeBody?.();
+    if (exchange.reserved > 0) this.deps.afterLargeBody?.(exchange.reserved);
     this.inFlight -= 1;
     if (this.inFlight === 0) for (const wake of this.idleWaiters.splice(0)) wake();
   }

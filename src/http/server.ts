@@ -27,8 +27,8 @@ export interface HttpServerDeps {
   /** The device's one allowance of client bytes in memory, shared with the IPP documents and raw ports. */
   budget: MemoryBudget;
   logger: Logger;
-  /** Called when an exchange that held a large body (one counted in the body budget) has ended. */
-  afterLargeBody?: () => void;
+  /** Called with its size when an exchange that held a large body (one counted in the body budget) has ended. */
+  afterLargeBody?: (bytes: number) => void;
   /** Folders served without a key below URL prefixes (a web console); API paths never reach them. */
   statics?: readonly StaticMount[];
   /** WebSocket routes below `/api/v1`, authenticated like the JSON routes. */

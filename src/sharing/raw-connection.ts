@@ -27,7 +27,7 @@ export interface RawConnectionDeps {
   idleMs: number;
   logger: Logger;
   /** Called once a connection that held more than 1 MiB has let go of its bytes (a collection gives their memory back). */
-  afterLarge: () => void;
+  afterLarge: (bytes: number) => void;
   /** Called on each chunk received (the port keeps its connections in order of activity). */
   onActivity: () => void;
   /** Called once when the job's bytes are all in (the connection then only waits for its job to be stored). */
@@ -126,7 +126,7 @@ export class RawConnection {
       () => this.reset(),
     ).finally(() => {
       this.deps.budget.give(held);
-      if (large) this.deps.afterLarge();
+      if (large) this.deps.afterLarge(this.peak);
     });
   }
 

@@ -24,8 +24,8 @@ export interface RawPortDeps {
   doors: ConnectionGate;
   idleMs: number;
   logger: Logger;
-  /** Called once a connection that held more than 1 MiB has let go of its bytes. */
-  afterLarge: () => void;
+  /** Called with their number once a connection that held more than 1 MiB has let go of its bytes. */
+  afterLarge: (bytes: number) => void;
 }
 
 /** A connection held, with its place in the port's gate. */

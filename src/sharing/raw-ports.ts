@@ -40,8 +40,8 @@ export interface RawPortsDeps {
   /** The line in which raw-port jobs wait, in order, for room in the spooler (its reclaim frees the doors' descriptors). */
   line: SpoolerLine;
   idleMs: number;
-  /** Called once a connection that held more than 1 MiB has let go of its bytes (a collection gives their memory back). */
-  afterLarge: () => void;
+  /** Called with their number once a connection that held more than 1 MiB has let go of its bytes (a collection gives their memory back). */
+  afterLarge: (bytes: number) => void;
   /** Records a port that could not be opened (GET /status warnings). */
   warn: (line: string) => void;
   logger: Logger;
