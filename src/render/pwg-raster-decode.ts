@@ -1,7 +1,8 @@
 // PWG Raster (PWG 5102.4: "RaS2", 1796-byte page headers, compressed lines) → grey pages, one page in memory at a time.
 import { checkImageSize, freshPixels, type GreyImage, type PixelScratch } from './grey-image';
-import { decodeLines, rasterFail, type RasterCursor } from './raster-lines';
-import { lineToGrey, type RasterColour, type RasterPixels } from './raster-grey';
+import { rasterFail, type RasterCursor } from './raster-lines';
+import type { RasterColour, RasterPixels } from './raster-grey';
+import { decodePage } from './raster-page';
 
 const SYNC = 'RaS2';
 const HEADER_BYTES = 1796;
@@ -51,14 +52,7 @@ function readPage(cursor: RasterCursor, header: DataView, keep: PixelScratch | n
   const bytesPerPixel = Math.max(1, u32(AT.bitsPerPixel) >> 3);
   const blank = px.colour === 'black' || px.colour === 'cmyk' ? 0x00 : 0xff;
   const pixels = keep ? keep(width * height) : null;
-  let row = 0;
-  decodeLines('PWG raster', cursor, bytesPerLine, bytesPerPixel, height, blank, (line, count) => {
-    if (pixels) {
-      lineToGrey(line, px, pixels, row * width);
-      for (let r = 1; r < count; r += 1) pixels.copyWithin((row + r) * width, row * width, (row + 1) * width);
-    }
-    row += count;
-  });
+  decodePage(cursor, { format: 'PWG raster', px, bytesPerLine, bytesPerPixel, height, blank }, pixels);
   if (!pixels) return null;
   const x = u32(AT.hwResolution);
   const y = u32(AT.hwResolution + 4);

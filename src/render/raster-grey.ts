@@ -1,5 +1,6 @@
 // Raster pixels (1, 8 or 16 bits per colour; grey, black, RGB or CMYK) → 8-bit grey, one line at a time.
 import { luma } from './grey-image';
+import type { PixelGrey } from './raster-lines';
 
 /** The colour model of raster pixels: how a pixel's bytes become grey. */
 export type RasterColour = 'white' | 'black' | 'rgb' | 'cmyk';
@@ -44,5 +45,20 @@ function greyOf(line: Uint8Array, p: number, step: number, colour: RasterColour)
       const grey = luma(255 - line[p], 255 - line[p + step], 255 - line[p + 2 * step]) - line[p + 3 * step];
       return grey < 0 ? 0 : grey;
     }
+  }
+}
+
+/** How one pixel of 8 bits per colour becomes grey, for decodeGreyRows; null for other depths (decoded line by line). */
+export function pixelGreyOf(px: RasterPixels): PixelGrey | null {
+  if (px.bitsPerColor !== 8) return null;
+  switch (px.colour) {
+    case 'white':
+      return (src, at) => src[at];
+    case 'black':
+      return (src, at) => 255 - src[at];
+    case 'rgb':
+      return (src, at) => luma(src[at], src[at + 1], src[at + 2]);
+    case 'cmyk':
+      return (src, at) => greyOf(src, at, 1, 'cmyk');
   }
 }

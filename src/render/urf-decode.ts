@@ -1,7 +1,8 @@
 // Apple URF ("UNIRAST": 12-byte file header, 32-byte page headers, the PWG line compression) → grey pages, one at a time.
 import { checkImageSize, freshPixels, type GreyImage, type PixelScratch } from './grey-image';
-import { decodeLines, rasterFail, type RasterCursor } from './raster-lines';
-import { lineToGrey, type RasterColour } from './raster-grey';
+import { rasterFail, type RasterCursor } from './raster-lines';
+import type { RasterColour } from './raster-grey';
+import { decodePage } from './raster-page';
 
 const MAGIC = 'UNIRAST\0';
 const FILE_HEADER_BYTES = 12;
@@ -54,13 +55,6 @@ function readPage(cursor: RasterCursor, view: DataView, at: number, keep: PixelS
   const bytesPerPixel = bitsPerPixel >> 3;
   const px = { colour: space.colour, bitsPerColor, colors: space.colors, width };
   const pixels = keep ? keep(width * height) : null;
-  let row = 0;
-  decodeLines('URF', cursor, width * bytesPerPixel, bytesPerPixel, height, space.colour === 'cmyk' ? 0x00 : 0xff, (line, count) => {
-    if (pixels) {
-      lineToGrey(line, px, pixels, row * width);
-      for (let r = 1; r < count; r += 1) pixels.copyWithin((row + r) * width, row * width, (row + 1) * width);
-    }
-    row += count;
-  });
+  decodePage(cursor, { format: 'URF', px, bytesPerLine: width * bytesPerPixel, bytesPerPixel, height, blank: space.colour === 'cmyk' ? 0x00 : 0xff }, pixels);
   return pixels ? { width, height, pixels, dpi: dpi > 0 ? { x: dpi, y: dpi } : null } : null;
 }
