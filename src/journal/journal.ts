@@ -27,6 +27,12 @@ export interface Compaction {
   moved: (rewritten: Rewritten) => void;
 }
 
+/**
+ * What an appended line survives once its append resolved: `power-cut` (fsynced, the default) or only `process-crash`
+ * (left in the page cache, for markers that must never cost an fsync on the queue's path).
+ */
+export type Durability = 'power-cut' | 'process-crash';
+
 /** One line read back: its text (no newline), where it starts and its length in bytes (no newline). */
 export interface JournalLine {
   text: string;
@@ -66,14 +72,15 @@ export class Journal {
     private torn: boolean,
     private readonly compaction: Compaction | null,
     private readonly logger: Logger,
+    private readonly durability: Durability,
   ) {}
 
   /** Opens (or starts) the journal at `file` (its folder must exist); removes temporaries a crash left beside it. */
-  static async open(file: string, logger: Logger, compaction: Compaction | null = null): Promise<Journal> {
+  static async open(file: string, logger: Logger, compaction: Compaction | null = null, durability: Durability = 'power-cut'): Promise<Journal> {
     if (existsSync(dirname(file))) removeLeftovers(dirname(file), (name) => isTemporaryOf(basename(file), name));
     const size = await fs.stat(file).then((s) => s.size, missingAsZero);
     const end = await wholeLinesEnd(file, size);
-    return new Journal(file, end, end < size, compaction, logger);
+    return new Journal(file, end, end < size, compaction, logger, durability);
   }
 
   /** Bytes of whole lines in the journal. */
@@ -173,14 +180,14 @@ export class Journal {
     if (this.worthCompacting()) await this.compact();
   }
 
-  /** Appends `text` and fsyncs it; on failure what was written is cut off again (or at the next write). */
+  /** Appends `text` and fsyncs it (unless only a process crash is to be outlived); on failure what was written is cut off again (or at the next write). */
   private async write(text: string): Promise<void> {
     try {
       const handle = await this.writable();
       if (this.torn) await handle.truncate(this.end);
       this.torn = false;
       await handle.appendFile(text);
-      await handle.datasync();
+      if (this.durability === 'power-cut') await handle.datasync();
       this.end += Buffer.byteLength(text);
     } catch (err) {
       this.logger.warn('journal: write failed', { file: this.file, reason: (err as Error).message });

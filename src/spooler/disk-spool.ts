@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { AppError } from '../errors';
 import { isTemporary, syncDir, writeFileAtomic } from '../settings/atomic-file';
 import { unlessStorageRefused } from '../util/storage-error';
+import { silentLogger, type Logger } from '../log';
+import { SpoolMarks } from './spool-marks';
 import type { JobRecord } from '../schemas/job';
 import type { DocumentSpec } from './document';
 import type { PrintOptions } from '../schemas/print-options';
@@ -27,8 +29,9 @@ export interface RecoveredEntry {
 }
 
 /**
- * One folder of `<jobId>.json` (+ `.data` inline bytes, `.sending` marker), all written atomically; an entry with its
- * bytes is a job. It holds at most `maxBytes` of entries and inline bytes, so jobs cannot fill the flash.
+ * One folder of `<jobId>.json` (+ `.data` inline bytes), both written atomically, and `marks.log` (each job's attempts
+ * and whether its sending began); an entry with its bytes is a job. It holds at most `maxBytes` of entries and inline
+ * bytes, so jobs cannot fill the flash.
  */
 export class DiskSpool {
   /** False while the folder could not be made (a full or read-only partition at start): each put tries again. */
@@ -36,13 +39,16 @@ export class DiskSpool {
   /** Bytes of each stored job (entry and inline bytes), by job id. */
   private readonly sizes = new Map<string, number>();
   private used = 0;
+  private readonly marks: SpoolMarks;
 
   /** Creates the folder when it can (on a read-only or full partition it may stay missing until a put can make it); holds at most `maxBytes`. */
   constructor(
     private readonly dir: string,
     private readonly maxBytes = Number.POSITIVE_INFINITY,
+    logger: Logger = silentLogger,
   ) {
     this.folderReady = tryMakeFolder(dir);
+    this.marks = new SpoolMarks(join(dir, MARKS_FILE), logger);
   }
 
   /** Whether `bytes` more (inline bytes of new jobs) fit under the byte limit; `hasRoom()` whether anything does. */
@@ -83,7 +89,7 @@ export class DiskSpool {
    * A full or read-only partition skips the marker: the job still prints (a restart in that window may send it again).
    */
   async markSending(jobId: string): Promise<void> {
-    await writeFileAtomic(this.file(jobId, 'sending'), '', MARKER_WRITE).catch(unlessStorageRefused);
+    await this.marks.sending(jobId).catch(unlessStorageRefused);
   }
 
   /**
@@ -91,7 +97,7 @@ export class DiskSpool {
    * tried forever; like markSending, kept across a process crash, not synced, and skipped when the partition refuses it.
    */
   async markStarted(jobId: string): Promise<void> {
-    await writeFileAtomic(this.file(jobId, 'started'), String(this.attempts(jobId) + 1), MARKER_WRITE).catch(unlessStorageRefused);
+    await this.marks.started(jobId).catch(unlessStorageRefused);
   }
 
   /** The inline bytes of a spooled job, read when it is sent (held and queued jobs keep none in memory). */
@@ -102,8 +108,14 @@ export class DiskSpool {
   /** Forgets a job (it completed or failed): the entry goes first, so a crash midway leaves only files the next load sweeps. */
   async remove(jobId: string): Promise<void> {
     await unlinkIfPresent(this.file(jobId, 'json'));
-    await Promise.all(MARKERS.map((ext) => unlinkIfPresent(this.file(jobId, ext))));
+    await unlinkIfPresent(this.file(jobId, 'data'));
+    this.marks.forget(jobId);
     this.uncount(jobId);
+  }
+
+  /** Closes the markers' journal (at shutdown, once no job runs). */
+  close(): Promise<void> {
+    return this.marks.close();
   }
 
   /**
@@ -112,6 +124,8 @@ export class DiskSpool {
    */
   load(onBad: (file: string, reason: string) => void): RecoveredEntry[] {
     const names = existsSync(this.dir) ? readdirSync(this.dir) : [];
+    const entries = new Set(names.filter(isEntryFile).map((name) => name.slice(0, -'.json'.length)));
+    this.marks.load((jobId) => entries.has(jobId));
     const out: RecoveredEntry[] = [];
     for (const name of names.filter(isEntryFile)) {
       const recovered = this.read(name.slice(0, -'.json'.length), onBad);
@@ -130,18 +144,20 @@ export class DiskSpool {
     try {
       const entry = JSON.parse(readFileSync(this.file(jobId, 'json'), 'utf8')) as SpoolEntry;
       if (entry.document.source.kind !== 'inline' || existsSync(this.file(jobId, 'data'))) {
-        return { entry, interrupted: existsSync(this.file(jobId, 'sending')), attempts: this.attempts(jobId) };
+        const marks = this.marks.of(jobId);
+        return { entry, interrupted: marks.sending, attempts: marks.attempts };
       }
       reason = 'its inline document bytes are missing';
     } catch (err) {
       reason = (err as Error).message;
     }
     this.removeNow(jobId);
+    this.marks.forget(jobId);
     onBad(name, `${reason}; removed`);
     return null;
   }
 
-  /** Removes temporaries, and `.data`/`.sending` files of jobs that have no readable entry. */
+  /** Removes temporaries, and `.data` files (or the per-file markers of old) of jobs that have no readable entry. */
   private sweep(names: string[], kept: Set<string>, onBad: (file: string, reason: string) => void): void {
     for (const name of names) {
       const reason = isTemporary(name) ? 'temporary of an interrupted write' : orphanOf(name, kept) ? 'no spool entry for it' : null;
@@ -172,13 +188,7 @@ export class DiskSpool {
   }
 
   private removeNow(jobId: string): void {
-    for (const ext of ['json', ...MARKERS]) removeQuietly(this.file(jobId, ext));
-  }
-
-  /** How often the job was taken up before (its `.started` count), 0 when never. */
-  private attempts(jobId: string): number {
-    const text = readIfPresent(this.file(jobId, 'started'));
-    return text ? Number.parseInt(text.toString('utf8'), 10) || 0 : 0;
+    for (const ext of ['json', 'data']) removeQuietly(this.file(jobId, ext));
   }
 
   private file(jobId: string, ext: string): string {
@@ -190,12 +200,10 @@ function isEntryFile(name: string): boolean {
   return name.endsWith('.json') && !name.startsWith('.');
 }
 
-/** The files beside a job's entry: its inline bytes, the sending marker, the attempt count. */
-const MARKERS = ['data', 'sending', 'started'];
 /** Entry and bytes: synced before their rename; the folder is synced once for both. */
 const UNSYNCED_FOLDER = { backup: false, syncFolder: false };
-/** Markers guard against a crash loop and a resend after a process crash, which the page cache outlives: no fsync on the queue's path. */
-const MARKER_WRITE = { backup: false, sync: false, syncFolder: false };
+/** The markers' journal, beside the entries. */
+const MARKS_FILE = 'marks.log';
 
 /** Removes a file; a missing one is fine. */
 async function unlinkIfPresent(file: string): Promise<void> {
@@ -206,19 +214,10 @@ async function unlinkIfPresent(file: string): Promise<void> {
   }
 }
 
-/** True for `<jobId>.data`, `.sending` or `.started` when the job is not in `kept` (its entry was never written or is gone). */
+/** True for `<jobId>.data` (or a `.sending` or `.started` marker file of old) when the job is not in `kept` (its entry was never written or is gone). */
 function orphanOf(name: string, kept: Set<string>): boolean {
   const match = /^([^.].*)\.(data|sending|started)$/.exec(name);
   return match !== null && !kept.has(match[1]);
-}
-
-function readIfPresent(file: string): Buffer | null {
-  try {
-    return readFileSync(file);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
 }
 
 /** Removes a file; what cannot be removed (a folder in its place) stays, to be reported again at the next start. */

@@ -1,7 +1,7 @@
 // The disk spool after failures: a refused put leaves nothing behind; a start sweeps what a crash left and says what it removed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DiskSpool, type SpoolEntry } from '../../src/spooler/disk-spool';
 import { tempDir } from '../helpers/temp-dir';
@@ -49,14 +49,46 @@ test('load removes temporaries, bytes and markers without an entry, entries with
     [['pj_sent', 'sent', true], ['pj_ok', 'kept', false], ['pj_url', null, false]],
   );
   assert.deepEqual(reported.sort(), Object.keys(leftovers).sort());
-  assert.deepEqual(readdirSync(dir).sort(), ['pj_ok.data', 'pj_ok.json', 'pj_sent.data', 'pj_sent.json', 'pj_sent.sending', 'pj_url.json']);
+  assert.deepEqual(readdirSync(dir).sort(), ['marks.log', 'pj_ok.data', 'pj_ok.json', 'pj_sent.data', 'pj_sent.json', 'pj_url.json']);
 });
 
-test('remove deletes the entry, its bytes and its marker (the order under a kill is checked by kill-during-write)', async () => {
+test('remove deletes the entry and its bytes, and its markers count no more (the order under a kill is checked by kill-during-write)', async () => {
   const dir = tempDir('disk-spool');
   const spool = new DiskSpool(dir);
   await spool.put(spoolEntry('pj_a', 1), Buffer.from('a'));
+  await spool.markStarted('pj_a');
   await spool.markSending('pj_a');
   await spool.remove('pj_a');
-  assert.deepEqual(readdirSync(dir), []);
+  assert.deepEqual(readdirSync(dir), ['marks.log']);
+  assert.deepEqual(spool.load(() => undefined), []);
+});
+
+test('markers: attempts and sending come back at start; a torn last line does not count; lines of jobs gone are compacted away', async () => {
+  const dir = tempDir('disk-spool');
+  const first = new DiskSpool(dir);
+  await first.put(spoolEntry('pj_a', 1), Buffer.from('a'));
+  await first.put(spoolEntry('pj_b', 2), Buffer.from('b'));
+  await first.markStarted('pj_a');
+  await first.markStarted('pj_a');
+  await first.markSending('pj_a');
+  await first.markStarted('pj_b');
+  await first.close();
+  // a crash in the middle of a line: what follows the last newline is no marker
+  appendFileSync(join(dir, 'marks.log'), 'sending pj_b');
+  const again = new DiskSpool(dir);
+  assert.deepEqual(again.load(() => undefined).map((r) => [r.entry.job.jobId, r.attempts, r.interrupted]), [['pj_a', 2, true], ['pj_b', 1, false]]);
+  // jobs come and go until the journal passes 64 KiB: it is rewritten with the live jobs' lines only
+  const gone = (i: number) => `pj_${'0'.repeat(24)}${i}`;
+  for (let i = 0; i < 1000; i += 1) {
+    await again.put(spoolEntry(gone(i), 10 + i), Buffer.from('n'));
+    await again.markStarted(gone(i));
+    await again.markSending(gone(i));
+    await again.remove(gone(i));
+  }
+  await again.close();
+  const lines = readFileSync(join(dir, 'marks.log'), 'utf8').split('\n').filter(Boolean);
+  assert.ok(statSync(join(dir, 'marks.log')).size < 64 * 1024, `compacted: ${statSync(join(dir, 'marks.log')).size} bytes`);
+  assert.ok(lines.includes('started pj_a 2') && lines.includes('sending pj_a') && lines.includes('started pj_b 1'), 'the live jobs keep their markers');
+  assert.ok(lines.length < 1000, `${lines.length} lines left of ${2 * 1000 + 4}`);
+  assert.deepEqual(new DiskSpool(dir).load(() => undefined).map((r) => [r.entry.job.jobId, r.attempts, r.interrupted]), [['pj_a', 2, true], ['pj_b', 1, false]]);
 });

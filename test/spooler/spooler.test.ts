@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { tempDir } from '../helpers/temp-dir';
-import { readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppError, DeviceError } from '../../src/errors';
 import type { DeliveryResult, PreflightOutcome, PreparedDocument, PrinterDriver, Readiness } from '../../src/kinds/printer-driver';
@@ -40,6 +40,12 @@ class MemoryDriver implements PrinterDriver {
   }
 }
 
+
+/** True once the spool's markers say the job's sending began. */
+function sendingOnDisk(spoolDir: string, jobId: string): boolean {
+  const file = join(spoolDir, 'marks.log');
+  return existsSync(file) && readFileSync(file, 'utf8').includes(`sending ${jobId}\n`);
+}
 
 function printer(path: string, content: PrinterRecord['content'] = 'zpl'): PrinterRecord {
   return { path, id: path.toUpperCase().slice(0, 8), tags: [], discovered: false, content, connection: { type: 'network', host: 'h', port: 9100, protocol: 'tcp' } };
@@ -172,7 +178,7 @@ test('a job whose sending had begun before a restart is failed, not sent twice',
   let open!: () => void;
   first.driverFor(a).gate = new Promise((r) => (open = r));
   const sub = await first.spooler.submit(submission('once', { wait: false }), [a], 'a');
-  await until('the sending marker is on disk', () => readdirSync(first.spoolDir).some((f) => f.endsWith('.sending')));
+  await until('the sending marker is on disk', () => sendingOnDisk(first.spoolDir, sub.jobs[0].jobId));
 
   const second = await setup(first.spoolDir);
   second.spooler.recover();
@@ -189,7 +195,7 @@ test('a label printer\'s job a restart interrupted is sent again; one in progres
   const a = first.printers.get('a')!;
   first.driverFor(a).gate = gate();
   const sub = await first.spooler.submit(submission('poison', { wait: false }), [a], 'a');
-  await until('the first attempt is sending', () => readdirSync(first.spoolDir).some((f) => f.endsWith('.sending')));
+  await until('the first attempt is sending', () => sendingOnDisk(first.spoolDir, sub.jobs[0].jobId));
 
   const second = await setup(first.spoolDir, 'resend');
   second.driverFor(a).gate = gate();

@@ -1,0 +1,96 @@
+// The disk spool's markers, one line each in one journal: a job taken up (its attempt count), its sending begun.
+import { readFileSync } from 'node:fs';
+import { Journal } from '../journal/journal';
+import type { Logger } from '../log';
+
+/** What the markers say of one job: how often it was taken up, and whether its sending had begun. */
+export interface JobMarks {
+  attempts: number;
+  sending: boolean;
+}
+
+/** Bytes past which the markers' journal is rewritten with the live jobs' lines only (when they are under half of it). */
+const COMPACT_ABOVE_BYTES = 64 * 1024;
+const NO_MARKS: JobMarks = { attempts: 0, sending: false };
+
+/**
+ * Markers guard against a crash loop and a resend after a process crash, which the page cache outlives: each is one
+ * line appended to `marks.log` without an fsync (none on the queue's path), where a file per marker took four file
+ * operations. Lines of jobs that left the spool go at the next compaction; at start only spooled jobs' lines count.
+ */
+export class SpoolMarks {
+  private readonly marks = new Map<string, JobMarks>();
+  private journal: Promise<Journal> | null = null;
+
+  /** Markers in `file`; the journal is opened at the first line written. */
+  constructor(
+    private readonly file: string,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Reads the markers on disk (at start, before any is written) and keeps those of jobs `live` says are spooled; torn or unknown lines are skipped. */
+  load(live: (jobId: string) => boolean): void {
+    this.marks.clear();
+    let text: string;
+    try {
+      text = readFileSync(this.file, 'utf8');
+    } catch {
+      return;
+    }
+    // a torn last line (a crash mid-append) has no newline yet: it never counts
+    for (const line of text.slice(0, text.lastIndexOf('\n') + 1).split('\n')) {
+      const [kind, jobId, count] = line.split(' ');
+      if (!jobId || !live(jobId)) continue;
+      if (kind === 'started') this.marks.set(jobId, { ...this.of(jobId), attempts: Number.parseInt(count, 10) || 0 });
+      else if (kind === 'sending') this.marks.set(jobId, { ...this.of(jobId), sending: true });
+    }
+  }
+
+  /** The markers of a job (none: 0 attempts, not sending). */
+  of(jobId: string): JobMarks {
+    return this.marks.get(jobId) ?? NO_MARKS;
+  }
+
+  /** Counts one more time the job was taken up; resolves once the line is written (rejects when it could not be). */
+  async started(jobId: string): Promise<void> {
+    const attempts = this.of(jobId).attempts + 1;
+    await this.append(`started ${jobId} ${attempts}`, () => this.marks.set(jobId, { ...this.of(jobId), attempts }));
+  }
+
+  /** Records that the job's sending began; resolves once the line is written (rejects when it could not be). */
+  async sending(jobId: string): Promise<void> {
+    await this.append(`sending ${jobId}`, () => this.marks.set(jobId, { ...this.of(jobId), sending: true }));
+  }
+
+  /** Forgets a job that left the spool: its lines are dropped at the next compaction. */
+  forget(jobId: string): void {
+    this.marks.delete(jobId);
+  }
+
+  /** Waits for the lines being written and closes the journal. */
+  async close(): Promise<void> {
+    const journal = await this.journal?.catch(() => null);
+    await journal?.close();
+    this.journal = null;
+  }
+
+  private async append(line: string, apply: () => void): Promise<void> {
+    this.journal ??= Journal.open(this.file, this.logger, { aboveBytes: COMPACT_ABOVE_BYTES, liveBytes: () => Buffer.byteLength(this.liveText()), live: () => [{ text: this.liveText() }], moved: () => undefined }, 'process-crash');
+    // a journal that could not be opened (a full or read-only partition) is tried again at the next marker
+    const journal = await this.journal.catch((err: unknown) => {
+      this.journal = null;
+      throw err;
+    });
+    await journal.append(line, apply);
+  }
+
+  /** The lines the spooled jobs' markers need. */
+  private liveText(): string {
+    let text = '';
+    for (const [jobId, marks] of this.marks) {
+      if (marks.attempts > 0) text += `started ${jobId} ${marks.attempts}\n`;
+      if (marks.sending) text += `sending ${jobId}\n`;
+    }
+    return text;
+  }
+}
