@@ -7,11 +7,10 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { availableParallelism, loadavg } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { decodePwgPages } from '../src/render/pwg-raster-decode';
 import { shippingLabelPdf } from '../test/fixtures/pdf/barcode-pdf';
 import { encodePng } from '../test/fixtures/png-encode';
-import { cupsRaster } from '../test/fixtures/raster/cups-raster';
 import { ZplPrinterEmulator } from '../test/fixtures/zebra-tcp-printer';
 import { startDaemon, type DaemonHandle } from '../test/helpers/daemon-process';
 import { tempDir } from '../test/helpers/temp-dir';
@@ -23,6 +22,11 @@ const JOBS = Number(process.argv[2] ?? 40);
 /** Jobs of a sequential round (the issue's rounds of 25). */
 const SEQUENTIAL = 25;
 const CONCURRENCY = 4;
+/**
+ * Jobs each server prints of a document before the rounds: V8 compiles a job's hot functions with TurboFan, on threads
+ * of its own, over the first few dozen; after 3 jobs that compilation (2-5 ms of CPU per job) fell inside the rounds.
+ */
+const WARM_UP = 30;
 const ROUNDS = 3;
 const LPRINT_DRIVER = 'zpl_4inch-203dpi-dt';
 /** One ipptool run, busy answers and resends included (ms). */
@@ -76,11 +80,23 @@ async function until(what: string | (() => string), check: () => boolean | Promi
   }
 }
 
-/** The 4x6 in shipping label at 203 dpi as PWG Raster (8-bit sGray, made by cupsfilter) and as an 8-bit grey PNG of the same pixels. */
+/** Ghostscript's PWG Raster device: what a driverless client sends a 4x6 in, 203 dpi, sgray_8 printer. */
+const GS_PWG = ['-q', '-dNOPAUSE', '-dBATCH', '-dSAFER', '-sDEVICE=pwgraster', '-r203', '-dFIXEDMEDIA', '-dDEVICEWIDTHPOINTS=288', '-dDEVICEHEIGHTPOINTS=432', '-dcupsColorSpace=18', '-dcupsBitsPerColor=8'];
+
+/**
+ * The label as the printer's own raster (4x6 in, 203 dpi, 8-bit sGray, as both servers advertise) and as a PNG of the
+ * same pixels. Made with Ghostscript's pwgraster device: Debian 12's cupsfilter ignored the PPD's page size and colour
+ * here, and made a US Letter sRGB page (1725x2233, 4.7 times the pixels) that no client sends such a printer.
+ */
 async function labelFiles(dir: string): Promise<{ png: string; pwg: string }> {
-  const pwg = await cupsRaster(await shippingLabelPdf(), 'image/pwg-raster', 'sgray8');
+  writeFileSync(join(dir, 'label.pdf'), await shippingLabelPdf());
+  await exec('gs', [...GS_PWG, `-sOutputFile=${join(dir, 'label.pwg')}`, join(dir, 'label.pdf')]);
+  const pwg = readFileSync(join(dir, 'label.pwg'));
   const [page] = [...decodePwgPages(pwg, (i) => i === 0)];
   if (!page) throw new Error('no page in the PWG raster');
+  const header = new DataView(pwg.buffer, pwg.byteOffset + 4, 1796);
+  const made = `${page.width}x${page.height} at ${page.dpi?.x} dpi, colour space ${header.getUint32(400)}, ${header.getUint32(384)} bits per colour`;
+  if (made !== '812x1218 at 203 dpi, colour space 18, 8 bits per colour') throw new Error(`gs made a PWG Raster page of ${made}, not the 4x6 in sGray label`);
   const png = encodePng({ width: page.width, height: page.height, colorType: 0, bitDepth: 8, samples: (x, y) => [page.pixels[y * page.width + x]], pixelsPerMetre: Math.round(203 / 0.0254) });
   writeFileSync(join(dir, 'label.png'), png);
   writeFileSync(join(dir, 'label.pwg'), pwg);
@@ -237,8 +253,8 @@ async function compare(jobs: Jobs, servers: Servers, file: string): Promise<Part
   const { uris, pids } = servers;
   const times: Record<Who, number[]> = { ours: [], lprint: [], before: [] };
   const cpu = { ours: 0, lprint: 0, before: 0 };
-  enter('warm-up: 3 jobs each');
-  for (const who of ORDER) for (let i = 0; i < 3; i += 1) await servers.attempt(who, () => jobToLabel(jobs, uris[who], file));
+  enter(`warm-up: ${WARM_UP} jobs each`);
+  for (const who of ORDER) for (let i = 0; i < WARM_UP; i += 1) await servers.attempt(who, () => jobToLabel(jobs, uris[who], file));
   const bytes = { ours: 0, lprint: 0, before: 0 };
   for (let round = 1; round <= ROUNDS; round += 1) {
     for (const who of ORDER) {
@@ -339,9 +355,16 @@ async function stopAll(lprint: Lprint | null, daemons: DaemonHandle[], emulator:
   if (failures.length > 0) throw failures[0];
 }
 
+/** What runs a printproxyd: this tree's bundle (`npm run build`) as the device runs it, else (and for `tree`) its src/main.ts with tsx. */
+function daemonProgram(tree: string | null): string[] {
+  const bundle = join(__dirname, '..', 'dist', 'printproxyd.cjs');
+  if (!tree && existsSync(bundle)) return [bundle];
+  return ['--import', 'tsx', join(tree ?? join(__dirname, '..'), 'src', 'main.ts')];
+}
+
 /** A printproxyd (this tree, or `tree`) with the emulator added as a shared ZPL printer: its handle and printer URI. */
 async function startShared(emulatorPort: number, tree: string | null): Promise<{ handle: DaemonHandle; uri: string }> {
-  const command = [...daemonNode(), '--import', 'tsx', join(tree ?? join(__dirname, '..'), 'src', 'main.ts')];
+  const command = [...daemonNode(), ...daemonProgram(tree)];
   const handle = await startDaemon({ args: ['--log-level', 'error'], command, cwd: tree ?? undefined });
   try {
     const added = (await bounded('POST /printers', handle.api('POST', '/printers', { body: { connection: { type: 'network', host: '127.0.0.1', port: emulatorPort, protocol: 'tcp' }, content: 'zpl' } }))).body.result.content;
@@ -360,8 +383,8 @@ function row(name: string, mine: Figures, theirs: Figures): string {
 
 async function main(): Promise<void> {
   const dir = tempDir('ipp-share-bench');
-  enter('making the label files with cupsfilter');
-  const files = await bounded('cupsfilter makes the PWG Raster label', labelFiles(dir));
+  enter('making the label files with gs');
+  const files = await bounded('gs makes the PWG Raster label', labelFiles(dir));
   const emulator = new ZplPrinterEmulator();
   const emulatorPort = await bounded('the printer emulator listens', emulator.start());
   const jobs = jobCounter(emulator);
@@ -394,7 +417,7 @@ async function main(): Promise<void> {
       { ours: { uri: ours.uri, pid: ours.handle.proc.pid! }, before: { uri: before.uri, pid: before.handle.proc.pid! } },
     );
     console.log(`LPrint: \`lprint server -o server-port=N -o listen-hostname=127.0.0.1 -o server-options=no-web-interface,no-tls\` (DNS-SD off: no system D-Bus), printer added with \`lprint add -d zebra -v socket://127.0.0.1:EMU -m ${LPRINT_DRIVER}\``);
-    console.log(`each job: \`ipptool -f FILE URI print-job.test\`; p50 and server CPU per job (utime+stime of each server process from /proc) over ${ROUNDS} alternating rounds of ${SEQUENTIAL} jobs one at a time (Print-Job sent until the label is at the emulator); jobs/s: best of ${ROUNDS} rounds of ${JOBS} jobs from ${CONCURRENCY} clients until every label is out (rounds alternating; a step LPrint crashes in is run again on a new LPrint, at most ${LPRINT_RESTARTS} times); servers in turn: ${ORDER.map((w) => NAMES[w]).join(', ')}; load average at start ${loadavg()[0].toFixed(1)} on ${availableParallelism()} CPUs`);
+    console.log(`each job: \`ipptool -f FILE URI print-job.test\`; p50 and server CPU per job (utime+stime of each server process from /proc) over ${ROUNDS} alternating rounds of ${SEQUENTIAL} jobs one at a time (Print-Job sent until the label is at the emulator), after ${WARM_UP} jobs each to warm up; printproxyd runs \`${daemonProgram(null).map((a) => relative(process.cwd(), a) || a).join(' ')}\`; jobs/s: best of ${ROUNDS} rounds of ${JOBS} jobs from ${CONCURRENCY} clients until every label is out (rounds alternating; a step LPrint crashes in is run again on a new LPrint, at most ${LPRINT_RESTARTS} times); servers in turn: ${ORDER.map((w) => NAMES[w]).join(', ')}; load average at start ${loadavg()[0].toFixed(1)} on ${availableParallelism()} CPUs`);
     for (const [name, file] of [['4x6 PNG 203 dpi grey', files.png], ['4x6 PWG Raster 203 dpi sgray_8', files.pwg]] as const) {
       console.log(`${name}:`);
       const figures = await compare(jobs, all, file);
