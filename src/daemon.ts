@@ -294,7 +294,7 @@ async function startSpooling(ctx: StartContext, { dataDir, settings }: Stored, {
   const loadDocument = documentLoader(() => ({ timeoutMs: 30_000, maxRedirects: 5, maxBytes: settings.value.maxBodyBytes }), roots);
   const spoolDir = join(dataDir, 'spool');
   const spool = new DiskSpool(spoolDir, spoolLimit(spoolDir), logger);
-  started.push('spool markers', () => spool.close());
+  started.push('disk spool', () => spool.close());
   const keys = await KeyJournal.open(join(spoolDir, 'keys.log'), { lifetimeMs: HOUR_MS, maxKeys: 10_000, now: Date.now }, logger);
   started.push('idempotency keys', () => keys.close());
   const spooler = new Spooler({

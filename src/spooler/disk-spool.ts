@@ -1,11 +1,13 @@
 // The on-disk spool of `wait: false` jobs: written before the 201, removed when the job ends, replayed (and swept) at start.
-import { promises as fs, mkdirSync, readdirSync, readFileSync, rmSync, existsSync, statSync } from 'node:fs';
+import { promises as fs, mkdirSync, readdirSync, rmSync, existsSync } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppError } from '../errors';
-import { isTemporary, syncDir, writeFileAtomic } from '../settings/atomic-file';
+import { isTemporary } from '../settings/atomic-file';
 import { unlessStorageRefused } from '../util/storage-error';
 import { silentLogger, type Logger } from '../log';
 import { SpoolMarks } from './spool-marks';
+import { readSpoolFileData, readSpoolFileHead, spoolFileHead, writeSpoolFile, type SpoolData } from './spool-file';
 import type { JobRecord } from '../schemas/job';
 import type { DocumentSpec } from './document';
 import type { PrintOptions } from '../schemas/print-options';
@@ -29,9 +31,9 @@ export interface RecoveredEntry {
 }
 
 /**
- * One folder of `<jobId>.json` (+ `.data` inline bytes), both written atomically, and `marks.log` (each job's attempts
- * and whether its sending began); an entry with its bytes is a job. It holds at most `maxBytes` of entries and inline
- * bytes, so jobs cannot fill the flash.
+ * One folder of `<jobId>.job` files (the entry as a line, then the inline bytes; each written atomically) and
+ * `marks.log` (each job's attempts and whether its sending began). It holds at most `maxBytes` of job files, so jobs
+ * cannot fill the flash.
  */
 export class DiskSpool {
   /** False while the folder could not be made (a full or read-only partition at start): each put tries again. */
@@ -40,6 +42,10 @@ export class DiskSpool {
   private readonly sizes = new Map<string, number>();
   private used = 0;
   private readonly marks: SpoolMarks;
+  /** Where each stored job's inline bytes are in its file. */
+  private readonly data = new Map<string, SpoolData>();
+  /** The folder, kept open to sync it after each new name (null: not open yet, or the filesystem refuses it). */
+  private folder: Promise<FileHandle | null> | null = null;
 
   /** Creates the folder when it can (on a read-only or full partition it may stay missing until a put can make it); holds at most `maxBytes`. */
   constructor(
@@ -62,25 +68,21 @@ export class DiskSpool {
   }
 
   /**
-   * Persists a job and its inline bytes; resolves once both are on disk (power-loss safe: one folder sync covers both
-   * names), or rejects leaving nothing of the job behind.
+   * Persists a job and its inline bytes in one file; resolves once it is on disk (power-loss safe: the file synced, then
+   * the folder), or rejects leaving nothing of the job behind.
    */
   async put(entry: SpoolEntry, data: Uint8Array | null): Promise<void> {
     const jobId = entry.job.jobId;
     this.folderReady ||= tryMakeFolder(this.dir);
-    const json = JSON.stringify(entry);
-    this.count(jobId, (data?.byteLength ?? 0) + Buffer.byteLength(json));
-    // both files at once, then one folder sync for both names: until put resolves nothing was acknowledged, and an
-    // entry a crash leaves without its bytes is swept at the next load
-    const writes = [writeFileAtomic(this.file(jobId, 'json'), json, UNSYNCED_FOLDER)];
-    if (data) writes.push(writeFileAtomic(this.file(jobId, 'data'), data, UNSYNCED_FOLDER));
-    const failed = (await Promise.allSettled(writes)).find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (failed) {
+    const head = spoolFileHead(entry, data);
+    this.count(jobId, head.byteLength + (data?.byteLength ?? 0));
+    try {
+      this.data.set(jobId, await writeSpoolFile(this.file(jobId), head, data));
+    } catch (err) {
       this.uncount(jobId);
-      await Promise.all(['json', 'data'].map((ext) => fs.unlink(this.file(jobId, ext)).catch(() => undefined)));
-      throw failed.reason;
+      throw err;
     }
-    await syncDir(this.dir);
+    await this.syncFolder();
   }
 
   /**
@@ -102,20 +104,25 @@ export class DiskSpool {
 
   /** The inline bytes of a spooled job, read when it is sent (held and queued jobs keep none in memory). */
   async readData(jobId: string): Promise<Buffer> {
-    return fs.readFile(this.file(jobId, 'data'));
+    const where = this.data.get(jobId);
+    if (!where) throw new Error(`job ${jobId} is not in the spool`);
+    return readSpoolFileData(this.file(jobId), where);
   }
 
-  /** Forgets a job (it completed or failed): the entry goes first, so a crash midway leaves only files the next load sweeps. */
+  /** Forgets a job (it completed or failed): its file goes, then its markers and its count. */
   async remove(jobId: string): Promise<void> {
-    await unlinkIfPresent(this.file(jobId, 'json'));
-    await unlinkIfPresent(this.file(jobId, 'data'));
+    await unlinkIfPresent(this.file(jobId));
     this.marks.forget(jobId);
+    this.data.delete(jobId);
     this.uncount(jobId);
   }
 
-  /** Closes the markers' journal (at shutdown, once no job runs). */
-  close(): Promise<void> {
-    return this.marks.close();
+  /** Closes the markers' journal and the folder (at shutdown, once no job runs). */
+  async close(): Promise<void> {
+    await this.marks.close();
+    const folder = await this.folder;
+    this.folder = null;
+    await folder?.close().catch(() => undefined);
   }
 
   /**
@@ -124,26 +131,30 @@ export class DiskSpool {
    */
   load(onBad: (file: string, reason: string) => void): RecoveredEntry[] {
     const names = existsSync(this.dir) ? readdirSync(this.dir) : [];
-    const entries = new Set(names.filter(isEntryFile).map((name) => name.slice(0, -'.json'.length)));
+    const jobIds = names.filter(isJobFile).map((name) => name.slice(0, -JOB_EXT.length));
+    const entries = new Set(jobIds);
     this.marks.load((jobId) => entries.has(jobId));
+    this.sizes.clear();
+    this.data.clear();
     const out: RecoveredEntry[] = [];
-    for (const name of names.filter(isEntryFile)) {
-      const recovered = this.read(name.slice(0, -'.json'.length), onBad);
+    for (const jobId of jobIds) {
+      const recovered = this.read(jobId, onBad);
       if (recovered) out.push(recovered);
     }
-    this.sweep(names, new Set(out.map((r) => r.entry.job.jobId)), onBad);
-    for (const { entry } of out) this.sizes.set(entry.job.jobId, this.sizeOnDisk(entry.job.jobId));
+    this.sweep(names, onBad);
     this.used = [...this.sizes.values()].reduce((sum, n) => sum + n, 0);
     return out.sort((a, b) => a.entry.seq - b.entry.seq);
   }
 
-  /** One entry with its bytes and marker; null (its files removed, reported) when unreadable or its inline bytes are gone. */
+  /** One job file with its markers; null (the file removed, reported) when it is unreadable, cut short, or an inline job without bytes. */
   private read(jobId: string, onBad: (file: string, reason: string) => void): RecoveredEntry | null {
-    const name = `${jobId}.json`;
     let reason: string;
     try {
-      const entry = JSON.parse(readFileSync(this.file(jobId, 'json'), 'utf8')) as SpoolEntry;
-      if (entry.document.source.kind !== 'inline' || existsSync(this.file(jobId, 'data'))) {
+      const head = readSpoolFileHead(this.file(jobId));
+      const entry = head.entry as unknown as SpoolEntry;
+      if (entry.document.source.kind !== 'inline' || head.data.bytes !== null) {
+        this.sizes.set(jobId, head.size);
+        this.data.set(jobId, head.data);
         const marks = this.marks.of(jobId);
         return { entry, interrupted: marks.sending, attempts: marks.attempts };
       }
@@ -151,20 +162,31 @@ export class DiskSpool {
     } catch (err) {
       reason = (err as Error).message;
     }
-    this.removeNow(jobId);
+    removeQuietly(this.file(jobId));
     this.marks.forget(jobId);
-    onBad(name, `${reason}; removed`);
+    onBad(`${jobId}${JOB_EXT}`, `${reason}; removed`);
     return null;
   }
 
-  /** Removes temporaries, and `.data` files (or the per-file markers of old) of jobs that have no readable entry. */
-  private sweep(names: string[], kept: Set<string>, onBad: (file: string, reason: string) => void): void {
+  /** Removes temporaries, and the files of the spool's older layout (`.json` entries, `.data` bytes, marker files). */
+  private sweep(names: string[], onBad: (file: string, reason: string) => void): void {
     for (const name of names) {
-      const reason = isTemporary(name) ? 'temporary of an interrupted write' : orphanOf(name, kept) ? 'no spool entry for it' : null;
+      const reason = isTemporary(name) ? 'temporary of an interrupted write' : OLD_LAYOUT.test(name) ? 'a file of an older spool layout' : null;
       if (!reason) continue;
       removeQuietly(join(this.dir, name));
       onBad(name, `${reason}; removed`);
     }
+  }
+
+  /** fsyncs the folder so that a new file's name survives a power loss; best effort, as syncDir (some filesystems refuse). */
+  private async syncFolder(): Promise<void> {
+    this.folder ??= fs.open(this.dir, 'r').catch(() => null);
+    const handle = await this.folder;
+    if (!handle) {
+      this.folder = null;
+      return;
+    }
+    await handle.sync().catch(() => undefined);
   }
 
   /** Takes `bytes` of the byte limit for a job; AppError SPOOL_FULL (nothing taken) when they do not fit. */
@@ -182,27 +204,20 @@ export class DiskSpool {
     this.sizes.delete(jobId);
   }
 
-  /** Bytes of a job's entry and inline bytes as found on disk. */
-  private sizeOnDisk(jobId: string): number {
-    return ['json', 'data'].reduce((sum, ext) => sum + (existsSync(this.file(jobId, ext)) ? statSync(this.file(jobId, ext)).size : 0), 0);
-  }
-
-  private removeNow(jobId: string): void {
-    for (const ext of ['json', 'data']) removeQuietly(this.file(jobId, ext));
-  }
-
-  private file(jobId: string, ext: string): string {
-    return join(this.dir, `${jobId}.${ext}`);
+  private file(jobId: string): string {
+    return join(this.dir, `${jobId}${JOB_EXT}`);
   }
 }
 
-function isEntryFile(name: string): boolean {
-  return name.endsWith('.json') && !name.startsWith('.');
+function isJobFile(name: string): boolean {
+  return name.endsWith(JOB_EXT) && !name.startsWith('.');
 }
 
-/** Entry and bytes: synced before their rename; the folder is synced once for both. */
-const UNSYNCED_FOLDER = { backup: false, syncFolder: false };
-/** The markers' journal, beside the entries. */
+/** A job's file: `<jobId>.job`. */
+const JOB_EXT = '.job';
+/** The files of the spool's older layout: `<jobId>.json` entries, `.data` bytes, `.sending` and `.started` markers. */
+const OLD_LAYOUT = /^[^.].*\.(json|data|sending|started)$/;
+/** The markers' journal, beside the job files. */
 const MARKS_FILE = 'marks.log';
 
 /** Removes a file; a missing one is fine. */
@@ -212,12 +227,6 @@ async function unlinkIfPresent(file: string): Promise<void> {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
-}
-
-/** True for `<jobId>.data` (or a `.sending` or `.started` marker file of old) when the job is not in `kept` (its entry was never written or is gone). */
-function orphanOf(name: string, kept: Set<string>): boolean {
-  const match = /^([^.].*)\.(data|sending|started)$/.exec(name);
-  return match !== null && !kept.has(match[1]);
 }
 
 /** Removes a file; what cannot be removed (a folder in its place) stays, to be reported again at the next start. */

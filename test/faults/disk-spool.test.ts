@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { DiskSpool, type SpoolEntry } from '../../src/spooler/disk-spool';
 import { tempDir } from '../helpers/temp-dir';
 
-/** A spool entry for `jobId`; inline documents travel with a `.data` file, URL ones without. */
+/** A spool entry for `jobId`; inline documents have their bytes in the job's file, URL ones none. */
 export function spoolEntry(jobId: string, seq: number, inline = true): SpoolEntry {
   return {
     seq,
@@ -19,14 +19,15 @@ export function spoolEntry(jobId: string, seq: number, inline = true): SpoolEntr
 test('a put whose entry cannot be written removes its bytes and temporaries and rejects with the cause', async () => {
   const dir = tempDir('disk-spool');
   const spool = new DiskSpool(dir);
-  // a non-empty folder where the entry must land: the data file is written, the entry's rename fails
-  mkdirSync(join(dir, 'pj_a.json'));
-  writeFileSync(join(dir, 'pj_a.json', 'x'), '');
+  // a non-empty folder where the job's file must land: the temporary is written, its rename fails
+  mkdirSync(join(dir, 'pj_a.job'));
+  writeFileSync(join(dir, 'pj_a.job', 'x'), '');
   await assert.rejects(spool.put(spoolEntry('pj_a', 1), Buffer.from('^XA^XZ')), /EISDIR|ENOTEMPTY|EEXIST/);
-  assert.deepEqual(readdirSync(dir), ['pj_a.json']);
+  assert.deepEqual(readdirSync(dir), ['pj_a.job']);
+  assert.equal(spool.usedBytes(), 0, 'nothing counted for it');
 });
 
-test('load removes temporaries, bytes and markers without an entry, entries without their bytes and unreadable ones, reporting each', async () => {
+test('load removes temporaries, files of the older layout, job files cut short or without their bytes and unreadable ones, reporting each', async () => {
   const dir = tempDir('disk-spool');
   const spool = new DiskSpool(dir);
   await spool.put(spoolEntry('pj_ok', 2), Buffer.from('kept'));
@@ -34,22 +35,25 @@ test('load removes temporaries, bytes and markers without an entry, entries with
   await spool.put(spoolEntry('pj_sent', 1), Buffer.from('sent'));
   await spool.markSending('pj_sent');
   const leftovers: Record<string, string> = {
-    '.pj_x.data.123.1.tmp': 'half',
-    '.pj_y.json.123.2.tmp': '{"half',
-    'pj_orphan.data': 'bytes of an entry never written',
+    '.pj_x.job.123.1.tmp': 'half',
+    'pj_orphan.data': 'bytes of the older layout',
+    'pj_old.json': JSON.stringify(spoolEntry('pj_old', 5)),
     'pj_gone.sending': '',
-    'pj_nodata.json': JSON.stringify(spoolEntry('pj_nodata', 4)),
-    'pj_broken.json': '{"seq":',
+    'pj_nodata.job': `${JSON.stringify({ ...spoolEntry('pj_nodata', 4), dataBytes: null })}\n`,
+    'pj_short.job': `${JSON.stringify({ ...spoolEntry('pj_short', 6), dataBytes: 10 })}\nabc`,
+    'pj_broken.job': '{"seq":',
   };
   for (const [name, text] of Object.entries(leftovers)) writeFileSync(join(dir, name), text);
   const reported: string[] = [];
   const recovered = spool.load((file) => reported.push(file));
+  const bytes = await Promise.all(recovered.map((r) => (r.entry.document.source.kind === 'inline' ? spool.readData(r.entry.job.jobId).then((b) => b.toString()) : null)));
   assert.deepEqual(
-    recovered.map((r) => [r.entry.job.jobId, r.entry.document.source.kind === 'inline' ? readFileSync(join(dir, `${r.entry.job.jobId}.data`), 'utf8') : null, r.interrupted]),
+    recovered.map((r, i) => [r.entry.job.jobId, bytes[i], r.interrupted]),
     [['pj_sent', 'sent', true], ['pj_ok', 'kept', false], ['pj_url', null, false]],
   );
   assert.deepEqual(reported.sort(), Object.keys(leftovers).sort());
-  assert.deepEqual(readdirSync(dir).sort(), ['marks.log', 'pj_ok.data', 'pj_ok.json', 'pj_sent.data', 'pj_sent.json', 'pj_url.json']);
+  assert.deepEqual(readdirSync(dir).sort(), ['marks.log', 'pj_ok.job', 'pj_sent.job', 'pj_url.job']);
+  assert.equal(spool.usedBytes(), ['pj_ok', 'pj_sent', 'pj_url'].reduce((n, id) => n + statSync(join(dir, `${id}.job`)).size, 0));
 });
 
 test('remove deletes the entry and its bytes, and its markers count no more (the order under a kill is checked by kill-during-write)', async () => {

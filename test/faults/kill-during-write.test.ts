@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { silentLogger, type Logger } from '../../src/log';
 import { SettingsStore } from '../../src/settings/settings-store';
 import { DiskSpool } from '../../src/spooler/disk-spool';
+import { readSpoolFileHead } from '../../src/spooler/spool-file';
 import { tempDir } from '../helpers/temp-dir';
 import { listFiles } from './tmpfs-daemon';
 import type { KillMode } from './kill-at-op';
@@ -80,6 +81,12 @@ before(async () => {
 });
 
 /** Checks a data dir after a kill that came after `acks`: settings, printers and spool are a state the run passed through. */
+/** The document bytes of a spool job file (after its entry line). */
+function documentBytes(file: string): Buffer {
+  const { data } = readSpoolFileHead(file);
+  return readFileSync(file).subarray(data.offset);
+}
+
 function assertConsistent(dataDir: string, acks: string[], where: string): void {
   const warnings: string[] = [];
   const logger: Logger = { ...silentLogger, warn: (msg) => warnings.push(msg) };
@@ -99,7 +106,7 @@ function assertConsistent(dataDir: string, acks: string[], where: string): void 
     if (acks.includes(`remove ${jobId}`)) assert.equal(job, undefined, `${where}: removed ${jobId} came back`);
     if (acks.includes(`put ${jobId}`) && !removing) assert.ok(job, `${where}: acknowledged ${jobId} was lost`);
     if (!job) continue;
-    if (bytes) assert.deepEqual(readFileSync(join(dataDir, 'spool', `${jobId}.data`)), bytes, `${where}: ${jobId} has other bytes`);
+    if (bytes) assert.deepEqual(documentBytes(join(dataDir, 'spool', `${jobId}.job`)), bytes, `${where}: ${jobId} has other bytes`);
     if (acks.includes(`sending ${jobId}`)) assert.equal(job.interrupted, true, `${where}: ${jobId} would be sent twice`);
   }
   const files = listFiles(dataDir);

@@ -19,15 +19,17 @@ function spoolEntry(jobId: string, seq: number): SpoolEntry {
 test('a spool folder a read-only partition refused: nothing loads, a put fails, and once writable again the folder is made and the job kept', async () => {
   const data = tempDir('disk-spool-ro');
   execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k,ro', 'tmpfs', data]);
+  const spool = new DiskSpool(join(data, 'spool'));
   try {
-    const spool = new DiskSpool(join(data, 'spool'));
     assert.deepEqual(spool.load(() => assert.fail('nothing to clean')), []);
     await assert.rejects(spool.put(spoolEntry('pj_a', 1), Buffer.from('^XA^XZ')));
     execFileSync('mount', ['-o', 'remount,rw', data]);
     await spool.put(spoolEntry('pj_b', 2), Buffer.from('^XA^XZ'));
-    assert.ok(existsSync(join(data, 'spool', 'pj_b.json')));
+    assert.ok(existsSync(join(data, 'spool', 'pj_b.job')));
     assert.deepEqual(spool.load(() => undefined).map((r) => r.entry.job.jobId), ['pj_b']);
   } finally {
+    // the spool keeps its folder open (to sync it after each job): closed first, or the partition stays busy
+    await spool.close();
     execFileSync('umount', [data]);
   }
 });

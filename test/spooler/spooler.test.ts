@@ -143,7 +143,7 @@ test('wait:false jobs are on disk before submit resolves and are delivered after
   const a = first.printers.get('a')!;
   first.driverFor(a).notReady = PAUSED;
   for (const t of ['j1', 'j2', 'j3']) await first.spooler.submit(submission(t, { wait: false }), [a], 'a');
-  assert.equal(readdirSync(first.spoolDir).filter((f) => f.endsWith('.json')).length, 3);
+  assert.equal(readdirSync(first.spoolDir).filter((f) => f.endsWith('.job')).length, 3);
   await first.spooler.close(50);
 
   const second = await setup(first.spoolDir);
@@ -152,7 +152,7 @@ test('wait:false jobs are on disk before submit resolves and are delivered after
   assert.deepEqual(second.driverFor(a).delivered, ['j1', 'j2', 'j3']);
   assert.equal(second.store.list().filter((j) => j.state === 'completed').length, 3);
   // a completed job leaves the spool once its record says so (the removal follows the state change)
-  await until('the spool is empty', () => readdirSync(first.spoolDir).filter((f) => f.endsWith('.json')).length === 0);
+  await until('the spool is empty', () => readdirSync(first.spoolDir).filter((f) => f.endsWith('.job')).length === 0);
 });
 
 test('an idempotency key outlives a restart with its spooled jobs: the same submission after it gets them back, printed once', async () => {
@@ -210,7 +210,7 @@ test('a label printer\'s job a restart interrupted is sent again; one in progres
   assert.equal(job.errorCode, 'INTERRUPTED');
   assert.match(job.error!, /restarted twice in a row while working on this job/);
   assert.deepEqual(third.driverFor(a).delivered, []);
-  await until('the poison job leaves the spool', () => readdirSync(first.spoolDir).filter((f) => f.endsWith('.json')).length === 0);
+  await until('the poison job leaves the spool', () => readdirSync(first.spoolDir).filter((f) => f.endsWith('.job')).length === 0);
 });
 
 test('a held wait:false job keeps no document bytes in memory: they are read back from the spool when it is sent', async () => {
@@ -218,11 +218,14 @@ test('a held wait:false job keeps no document bytes in memory: they are read bac
   const a = printers.get('a')!;
   driverFor(a).notReady = PAUSED;
   const held = await spooler.submit(submission('from disk', { wait: false }), [a], 'a');
-  const dataFile = readdirSync(spoolDir).find((f) => f.endsWith('.data'))!;
-  writeFileSync(join(spoolDir, dataFile), 'changed on disk');
+  // the job's file: its entry line, then the document's bytes; the bytes are changed in place (same length)
+  const jobFile = join(spoolDir, readdirSync(spoolDir).find((f) => f.endsWith('.job'))!);
+  const stored = readFileSync(jobFile);
+  assert.equal(stored.subarray(-'from disk'.length).toString(), 'from disk');
+  writeFileSync(jobFile, Buffer.concat([stored.subarray(0, -'from disk'.length), Buffer.from('on disk!!')]));
   driverFor(a).notReady = null;
   await until('the held job completes', () => held.jobs[0].state === 'completed');
-  assert.deepEqual(driverFor(a).delivered, ['changed on disk']);
+  assert.deepEqual(driverFor(a).delivered, ['on disk!!']);
 });
 
 test('beyond the limit of unfinished jobs a submission is refused with QUEUE_FULL, and accepted again once jobs end', async () => {
