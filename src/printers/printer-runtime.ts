@@ -112,13 +112,22 @@ export class PrinterRuntime {
   }
 
   /**
-   * Queues `work` behind this printer's earlier jobs; it starts once `stored` (its disk write) settles, and fails with
-   * SPOOL_WRITE when that rejects. A `wait: true` job to a printer whose queue is held asks the printer at once:
-   * still not ready fails it now (with `readiness`) instead of waiting behind the held jobs.
+   * Queues `work` behind this printer's earlier jobs. It may render while `stored` (its disk write) is under way, but is
+   * sent only once that resolved; when it rejects the job fails at once with SPOOL_WRITE (or its code). A `wait: true`
+   * job to a printer whose queue is held asks the printer at once: still not ready fails it now (with `readiness`)
+   * instead of waiting behind the held jobs.
    */
   async run(work: JobWork, stored: Promise<void> = Promise.resolve()): Promise<void> {
     this.active.set(work.job.jobId, work);
     this.queuedAfter.set(work, this.asks);
+    const kept = stored.then(
+      () => true,
+      (err: unknown) => {
+        this.finish(work.job, 'failed', toDeviceError(err, 'SPOOL_WRITE'));
+        work.controller.abort();
+        return false;
+      },
+    );
     if (work.wait && this.held && (await this.refusedNow(work))) {
       this.active.delete(work.job.jobId);
       return;
@@ -126,17 +135,10 @@ export class PrinterRuntime {
     let whole: Promise<void> = Promise.resolve();
     // the render lane: one job at a time renders, and leaves the lane once it holds its place in the send lane
     await this.queue.run(async () => {
-      try {
-        await stored;
-      } catch (err) {
-        this.active.delete(work.job.jobId);
-        this.finish(work.job, 'failed', toDeviceError(err, 'SPOOL_WRITE'));
-        return;
-      }
       if (this.closed) return;
       let entered!: () => void;
       const inLane = new Promise<void>((resolve) => (entered = resolve));
-      whole = this.execute(work, entered);
+      whole = this.execute(work, entered, kept);
       this.running.add(whole);
       void whole.finally(() => this.running.delete(whole));
       await Promise.race([inLane, whole]);
@@ -235,8 +237,9 @@ export class PrinterRuntime {
    * render; behind a job being sent, the next job renders meanwhile and is checked right before its own send (see
    * checkBeforeSend: a printer never waits for our CPU between two jobs). `entered` is called once the job was asked and
    * rendered and holds its place in the send lane (or ended): the next job may then render while this one is sent.
+   * Nothing is sent before `kept` (its disk write) resolved true; a job never stored is not released.
    */
-  private async execute(work: JobWork, entered: () => void): Promise<void> {
+  private async execute(work: JobWork, entered: () => void, kept: Promise<boolean>): Promise<void> {
     const { job, controller } = work;
     let held = false;
     let leave: (() => void) | null = null;
@@ -264,7 +267,8 @@ export class PrinterRuntime {
         if (verdict === 'again') [printer, prepared] = await this.renderAgain(work);
       }
       entered();
-      if (!prepared || !printer || isFinished(job.state)) return;
+      // nothing is sent before the job is on disk (a failed write already failed the job)
+      if (!prepared || !printer || !(await kept) || isFinished(job.state)) return;
       this.setState(job, 'printing');
       await work.beforeSend();
       const doc = prepared;
@@ -299,8 +303,8 @@ export class PrinterRuntime {
       leave?.();
       entered();
       this.active.delete(job.jobId);
-      // a job the printer accepted is the printer's to keep: it is not sent again after a restart
-      if (isFinished(job.state) || held) await work.release().catch(() => undefined);
+      // a job the printer accepted is the printer's to keep: it is not sent again after a restart; one never stored has nothing to release
+      if ((isFinished(job.state) || held) && (await kept)) await work.release().catch(() => undefined);
     }
   }
 

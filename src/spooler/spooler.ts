@@ -46,6 +46,8 @@ interface Spooled {
   seq: number;
   spec: DocumentSpec;
   spooled: boolean;
+  /** Lets go of the document bytes a spooled job held while they were being written (from then on it reads them back). */
+  written: () => void;
 }
 
 const INTERRUPTED = 'the device restarted while this job was being sent; it was not sent again, to avoid a duplicate print';
@@ -79,7 +81,8 @@ export class Spooler {
     if (!sub.wait) this.checkSpool((sub.data?.length ?? 0) * printers.length);
     const created = printers.map((printer) => this.create(sub, printer, target));
     const keyed = this.keepKey(sub.idempotencyKey, created.map((c) => c.work.job));
-    // queue places are taken now, in submission order; a job starts only once it (spooled) or its key (waited for) is on disk
+    // queue places are taken now, in submission order; a job may render meanwhile, but is sent only once it (spooled) or
+    // its key (waited for) is on disk
     const stored = created.map((c) => (c.spooled ? this.persist(c, sub.data, sub.idempotencyKey) : keyed));
     const runs = created.map((c, i) => this.deps.runtimes.of(c.work.job.printer).run(c.work, stored[i]));
     const written = await Promise.allSettled(stored);
@@ -222,7 +225,7 @@ export class Spooler {
       printedAt: null,
     };
     this.deps.store.add(job);
-    const spooled = this.spooled(job, this.seq, sub.document, sub.wait ? sub.data : null, sub.options, sub.wait, sub.idempotencyKey);
+    const spooled = this.spooled(job, this.seq, sub.document, sub.data, sub.options, sub.wait, sub.idempotencyKey);
     this.deps.runtimes.of(printer.path).admit(job);
     return spooled;
   }
@@ -236,8 +239,10 @@ export class Spooler {
 
   private spooled(job: JobRecord, seq: number, spec: DocumentSpec, data: Buffer | null, options: Submission['options'], wait: boolean, key: string | null): Spooled {
     const spooled = !wait;
-    // a spooled job keeps no bytes in memory: they are read back from the spool when the job is sent
-    const inline = (): Promise<Buffer | null> => (spooled && spec.source.kind === 'inline' ? this.deps.spool.readData(job.jobId) : Promise.resolve(data));
+    // a spooled job keeps its bytes in memory only while they are being written (it may render meanwhile); from then on
+    // they are read back from the spool when the job is sent
+    let bytes = data;
+    const inline = (): Promise<Buffer | null> => (spooled && spec.source.kind === 'inline' && !bytes ? this.deps.spool.readData(job.jobId) : Promise.resolve(bytes));
     const work: JobWork = {
       job,
       wait,
@@ -249,7 +254,7 @@ export class Spooler {
       beforeSend: () => (spooled ? this.deps.spool.markSending(job.jobId) : Promise.resolve()),
       release: () => this.release(job, spooled, key),
     };
-    return { work, seq, spec, spooled };
+    return { work, seq, spec, spooled, written: () => void (spooled && (bytes = null)) };
   }
 
   /** Writes a job to the disk spool with its submission's key (kept, so recovery can remember it). */
@@ -261,6 +266,8 @@ export class Spooler {
     } catch (err) {
       if (err instanceof AppError && err.code === 'SPOOL_FULL') throw err;
       throw new DeviceError('SPOOL_WRITE', `${SPOOL_WRITE_FAILED}: ${(err as Error).message}`);
+    } finally {
+      spooled.written();
     }
   }
 

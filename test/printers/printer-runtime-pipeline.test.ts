@@ -73,7 +73,7 @@ function setup() {
     printed: { pollMs: 10, maxFollowMs: 60_000 },
   });
   const runtime = runtimes.of(printer.path);
-  const submit = (name: string, wait = true): { job: JobRecord; work: JobWork; done: Promise<void> } => {
+  const submit = (name: string, wait = true, stored?: Promise<void>): { job: JobRecord; work: JobWork; done: Promise<void> } => {
     const job: JobRecord = { jobId: `pj_${name}`, printer: printer.path, target: printer.path, title: name, source: null, state: 'queued', error: null, errorCode: null, createdAt: new Date().toISOString(), completedAt: null, contentType: 'zpl', size: 0, cupsJobId: name, printedAt: null };
     const work: JobWork = {
       job,
@@ -87,7 +87,7 @@ function setup() {
       release: async () => undefined,
     };
     runtime.admit(job);
-    return { job, work, done: runtime.run(work) };
+    return { job, work, done: runtime.run(work, stored) };
   };
   return { driver, runtime, submit, state };
 }
@@ -268,4 +268,40 @@ test('a printer edited while job 1 is sent (300 dpi now): job 2, rendered behind
   assert.equal(two.job.state, 'completed');
   assert.deepEqual(driver.log.slice(driver.log.indexOf('send one ends')), ['send one ends', 'preflight', 'render two', 'send two begins', 'send two ends']);
   assert.equal(state.inputs.at(-1)!.printer.dpi, 300, 'the document sent was rendered for the printer as it is now');
+});
+
+/** A few turns of the event loop: what a job would do next without waiting for anything has been done by then. */
+async function turns(n = 5): Promise<void> {
+  for (let i = 0; i < n; i += 1) await new Promise((resolve) => setImmediate(resolve));
+}
+
+test('a job renders while its disk write is under way, and is sent only once the write resolved', async () => {
+  const { driver, submit } = setup();
+  driver.open();
+  let written!: () => void;
+  const one = submit('one', false, new Promise<void>((resolve) => (written = resolve)));
+  one.work.release = async () => void driver.log.push('release one');
+  await until('job 1 rendered during its write', () => driver.log.includes('render one'));
+  await turns();
+  driver.log.push('written');
+  written();
+  await one.done;
+  assert.deepEqual(driver.log, ['preflight', 'render one', 'written', 'send one begins', 'send one ends', 'release one']);
+  assert.equal(one.job.state, 'completed');
+});
+
+test('a failed disk write fails its job at once with the write\'s code, even behind a held queue; nothing is sent or released', async () => {
+  const { driver, submit } = setup();
+  driver.notReady = PAUSED;
+  let refuse!: (err: Error) => void;
+  const one = submit('one', false, new Promise<void>((_, reject) => (refuse = reject)));
+  one.work.release = async () => void driver.log.push('release one');
+  await until('job 1 waits for the printer', () => driver.log.includes('preflight'));
+  refuse(new DeviceError('SPOOL_WRITE', 'the job could not be written to the spool: ENOSPC'));
+  await until('job 1 failed', () => one.job.state === 'failed');
+  assert.equal(one.job.errorCode, 'SPOOL_WRITE');
+  driver.notReady = null;
+  driver.open();
+  await one.done;
+  assert.ok(!driver.log.some((line) => line.startsWith('send') || line.startsWith('release')), driver.log.join(', '));
 });
