@@ -6,7 +6,7 @@ import type { RenderJob, RenderOutput } from './render-job';
 import { checkCopies, resolveRaster } from './render-options';
 import type { RenderRequest, RenderWorkerData, WorkerMessage } from './worker-protocol';
 import { spawnWorker } from './worker-spawn';
-import { transferListOf } from './transfer-list';
+import { movable } from './transfer-list';
 
 /** Where a worker's code comes from: a file (the .ts under tsx, a .cjs) or a code string (bundle, single executable). */
 export type WorkerSource = { kind: 'file'; path: string } | { kind: 'code'; code: string };
@@ -219,8 +219,9 @@ export class RenderPool {
       const job = this.queue.shift()!;
       slot.job = job;
       slot.timer = setTimeout(() => void this.end(slot, `render timed out after ${this.options.jobTimeoutMs} ms`), this.options.jobTimeoutMs);
-      const req: RenderRequest = { type: 'render', id: job.id, job: job.job };
-      slot.worker.postMessage(req, transferListOf(job.job.bytes));
+      const { bytes, transfer } = movable(job.job.bytes);
+      const req: RenderRequest = { type: 'render', id: job.id, job: { ...job.job, bytes } };
+      slot.worker.postMessage(req, transfer);
     }
   }
 

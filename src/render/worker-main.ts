@@ -6,7 +6,7 @@ import { createRasterisers } from './rasteriser-table';
 import { renderDocument } from './render-document';
 import type { RenderOutput } from './render-job';
 import type { RenderRequest, RenderWorkerData, WorkerMessage } from './worker-protocol';
-import { transferListOf } from './transfer-list';
+import { movable } from './transfer-list';
 
 /** Starts pdfium from `data.wasm`, reports ready (or init-failed), then serves render requests in order on `port`. */
 export function runRenderWorker(port: MessagePort, data: RenderWorkerData): void {
@@ -20,8 +20,9 @@ export function runRenderWorker(port: MessagePort, data: RenderWorkerData): void
     void rasterisers.then((r) => {
       try {
         const report = renderDocument(req.job, r);
-        const output: RenderOutput = { bytes: report.bytes, pages: report.pages, documentPages: report.documentPages, widthDots: report.widthDots, heightDots: report.heightDots };
-        post({ type: 'done', id: req.id, output }, transferListOf(output.bytes));
+        const { bytes, transfer } = movable(report.bytes);
+        const output: RenderOutput = { bytes, pages: report.pages, documentPages: report.documentPages, widthDots: report.widthDots, heightDots: report.heightDots };
+        post({ type: 'done', id: req.id, output }, transfer);
       } catch (err) {
         const e = toDeviceError(err, 'RENDER_FAILED');
         const fatal = !(err instanceof DeviceError);
