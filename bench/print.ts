@@ -1,7 +1,9 @@
 // Raw ZPL pass-through through the daemon (wait: true, pre-flight on) against a direct socket write plus one ~HS
-// round trip to the same emulator; then jobs/s and the daemon's CPU per job over 8 emulated printers. With
+// round trip to the same emulator, and against bare uWS doing only the printer part (bare-uws-print.ts: the floor of any
+// HTTP front); then jobs/s and the daemon's CPU per job over 8 emulated printers. With
 // `--baseline FILE` (another build's bundle, e.g. of main) both daemons run side by side, taking turns round by round.
 // Run: npm run build && node --import tsx bench/print.ts [rounds] [--baseline FILE]
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -33,8 +35,11 @@ interface Subject {
   cpuPerJob: number[];
 }
 
+/** Where a print is posted: a daemon's port and API key. */
+type Target = Pick<DaemonHandle, 'port' | 'apiKey'>;
+
 /** One job; a kept-alive connection the server closed before answering is retried once on a new one (the count at the end shows a double). */
-function post(d: DaemonHandle, path: string, retry = true): Promise<void> {
+function post(d: Target, path: string, retry = true): Promise<void> {
   return new Promise((resolve, reject) => {
     const req = http.request(
       { host: '127.0.0.1', port: d.port, method: 'POST', path: `/api/v1/print/${path}`, agent, headers: { 'X-API-Key': d.apiKey, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(BODY) } },
@@ -118,6 +123,22 @@ async function throughput(s: Subject): Promise<string> {
   return `${s.name}: ${(THROUGHPUT_JOBS / seconds).toFixed(0)} jobs/s, ${cpu.toFixed(3)} ms daemon CPU per job (this bench's clients and emulators: ${clientMs.toFixed(3)} ms)`;
 }
 
+/** bench/bare-uws-print.ts on the daemon's Node, in front of an emulator of its own: the HTTP front's floor. */
+async function startBareFloor(): Promise<{ target: Target; printer: ZplPrinterEmulator; proc: ChildProcess }> {
+  const printer = new ZplPrinterEmulator();
+  const printerPort = await printer.start();
+  const [node, ...leading] = daemonNode();
+  const proc = spawn(node, [...leading, '--import', 'tsx', resolve('bench', 'bare-uws-print.ts'), String(printerPort)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((ok, fail) => {
+    proc.once('exit', (code) => fail(new Error(`bare-uws-print exited with ${code}`)));
+    proc.stdout!.on('data', (d: Buffer) => {
+      const m = /listening on http:\/\/[^:]+:(\d+)/.exec(d.toString());
+      if (m) ok(Number(m[1]));
+    });
+  });
+  return { target: { port, apiKey: '' }, printer, proc };
+}
+
 async function main(): Promise<void> {
   const entry = existsSync('dist/printproxyd.cjs') ? 'dist/printproxyd.cjs' : undefined;
   const subjects = [await start(`this build (${entry ?? 'src/main.ts'})`, entry)];
@@ -126,12 +147,17 @@ async function main(): Promise<void> {
   const floorPrinter = new ZplPrinterEmulator();
   const floorPort = await floorPrinter.start();
   const floor: number[] = [];
+  const bare = await startBareFloor();
+  const bareTimes: number[] = [];
   console.log(`load average before: ${loadavg().map((l) => l.toFixed(2)).join(' ')}; ${rounds} rounds, 2 KB ZPL label, wait: true, pre-flight on`);
   for (const s of subjects) await timed([], 50, () => post(s.daemon, s.paths[0])); // warm-up
+  await timed([], 50, () => post(bare.target, 'floor'));
   for (let round = 1; round <= rounds; round += 1) {
     const line: string[] = [`round ${round}:`];
     await timed(floor, LATENCY_JOBS, () => direct(floorPort));
     line.push(`direct p50 ${percentile(floor.slice(-LATENCY_JOBS), 50).toFixed(3)} ms`);
+    await timed(bareTimes, LATENCY_JOBS, () => post(bare.target, 'floor'));
+    line.push(`bare uWS p50 ${percentile(bareTimes.slice(-LATENCY_JOBS), 50).toFixed(3)} ms`);
     const turn = round % 2 ? subjects : [...subjects].reverse();
     for (const s of turn) {
       await timed(s.latencies, LATENCY_JOBS, () => post(s.daemon, s.paths[0]));
@@ -143,6 +169,7 @@ async function main(): Promise<void> {
   console.log('| path | p50 ms | p99 ms | p50 / direct | jobs/s (median of rounds) | daemon CPU ms per job (median) |');
   console.log('|---|---|---|---|---|---|');
   console.log(`| direct ~HS + write | ${percentile(floor, 50).toFixed(3)} | ${percentile(floor, 99).toFixed(3)} | 1.00x | | |`);
+  console.log(`| bare uWS: the JSON body, then ~HS and the label on one connection (bare-uws-print.ts) | ${percentile(bareTimes, 50).toFixed(3)} | ${percentile(bareTimes, 99).toFixed(3)} | ${(percentile(bareTimes, 50) / percentile(floor, 50)).toFixed(2)}x | | |`);
   for (const s of subjects) {
     const ratio = percentile(s.latencies, 50) / percentile(floor, 50);
     console.log(`| ${s.name} | ${percentile(s.latencies, 50).toFixed(3)} | ${percentile(s.latencies, 99).toFixed(3)} | ${ratio.toFixed(2)}x | ${median(s.rates).toFixed(0)} (${Math.min(...s.rates).toFixed(0)}-${Math.max(...s.rates).toFixed(0)}) | ${median(s.cpuPerJob).toFixed(3)} |`);
@@ -154,6 +181,8 @@ async function main(): Promise<void> {
     console.log(`${s.name}: ${arrived} labels arrived for ${sent} jobs answered 200${arrived === sent ? '' : ' (MISMATCH)'}`);
   }
   agent.destroy();
+  bare.proc.kill();
+  await bare.printer.stop();
   await floorPrinter.stop();
   for (const s of subjects) {
     await s.daemon.stop();
