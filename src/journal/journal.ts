@@ -186,7 +186,7 @@ export class Journal {
       const handle = await this.writable();
       if (this.torn) await handle.truncate(this.end);
       this.torn = false;
-      await handle.appendFile(text);
+      await writeWhole(handle, Buffer.from(text));
       if (this.durability === 'power-cut') await handle.datasync();
       this.end += Buffer.byteLength(text);
     } catch (err) {
@@ -295,6 +295,11 @@ async function copyRange(source: FileHandle, from: number, to: number, out: File
     await writeCounted(out, chunk.subarray(0, bytesRead), tally);
     offset += bytesRead;
   }
+}
+
+/** Appends all of `bytes` (the file is open for appending): one write, and another for what a short write left. */
+async function writeWhole(handle: FileHandle, bytes: Buffer): Promise<void> {
+  for (let done = 0; done < bytes.length; ) done += (await handle.write(bytes, done, bytes.length - done)).bytesWritten;
 }
 
 async function writeCounted(out: FileHandle, bytes: Buffer, tally: Rewritten): Promise<void> {
