@@ -31,6 +31,8 @@ interface Subject {
   emulators: ZplPrinterEmulator[];
   paths: string[];
   latencies: number[];
+  /** The daemon's CPU ms per job in each round's one-at-a-time jobs. */
+  sequentialCpu: number[];
   rates: number[];
   cpuPerJob: number[];
 }
@@ -78,6 +80,13 @@ async function timed(samples: number[], count: number, once: () => Promise<void>
   }
 }
 
+/** timed(), also pushing the CPU ms per job process `pid` spent meanwhile onto `cpu`. */
+async function timedCpu(pid: number, cpu: number[], samples: number[], count: number, once: () => Promise<void>): Promise<void> {
+  const before = cpuMs(pid);
+  await timed(samples, count, once);
+  cpu.push((cpuMs(pid) - before) / count);
+}
+
 function percentile(samples: number[], p: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
@@ -97,7 +106,7 @@ async function start(name: string, entry: string | undefined): Promise<Subject> 
       return res.body.result.content.path as string;
     }),
   );
-  return { name, daemon, emulators, paths, latencies: [], rates: [], cpuPerJob: [] };
+  return { name, daemon, emulators, paths, latencies: [], sequentialCpu: [], rates: [], cpuPerJob: [] };
 }
 
 /** 64 clients, THROUGHPUT_JOBS jobs spread over the 8 printers: jobs/s and the daemon's CPU ms per job. */
@@ -149,6 +158,7 @@ async function main(): Promise<void> {
   const floor: number[] = [];
   const bare = await startBareFloor();
   const bareTimes: number[] = [];
+  const bareCpu: number[] = [];
   console.log(`load average before: ${loadavg().map((l) => l.toFixed(2)).join(' ')}; ${rounds} rounds, 2 KB ZPL label, wait: true, pre-flight on`);
   for (const s of subjects) await timed([], 50, () => post(s.daemon, s.paths[0])); // warm-up
   await timed([], 50, () => post(bare.target, 'floor'));
@@ -156,12 +166,12 @@ async function main(): Promise<void> {
     const line: string[] = [`round ${round}:`];
     await timed(floor, LATENCY_JOBS, () => direct(floorPort));
     line.push(`direct p50 ${percentile(floor.slice(-LATENCY_JOBS), 50).toFixed(3)} ms`);
-    await timed(bareTimes, LATENCY_JOBS, () => post(bare.target, 'floor'));
-    line.push(`bare uWS p50 ${percentile(bareTimes.slice(-LATENCY_JOBS), 50).toFixed(3)} ms`);
+    await timedCpu(bare.proc.pid!, bareCpu, bareTimes, LATENCY_JOBS, () => post(bare.target, 'floor'));
+    line.push(`bare uWS p50 ${percentile(bareTimes.slice(-LATENCY_JOBS), 50).toFixed(3)} ms (${bareCpu.at(-1)!.toFixed(3)} ms CPU per job)`);
     const turn = round % 2 ? subjects : [...subjects].reverse();
     for (const s of turn) {
-      await timed(s.latencies, LATENCY_JOBS, () => post(s.daemon, s.paths[0]));
-      line.push(`${s.name} p50 ${percentile(s.latencies.slice(-LATENCY_JOBS), 50).toFixed(3)} ms`);
+      await timedCpu(s.daemon.proc.pid!, s.sequentialCpu, s.latencies, LATENCY_JOBS, () => post(s.daemon, s.paths[0]));
+      line.push(`${s.name} p50 ${percentile(s.latencies.slice(-LATENCY_JOBS), 50).toFixed(3)} ms (${s.sequentialCpu.at(-1)!.toFixed(3)} ms CPU per job)`);
     }
     for (const s of turn) line.push(await throughput(s));
     console.log(line.join('; '));
@@ -174,6 +184,7 @@ async function main(): Promise<void> {
     const ratio = percentile(s.latencies, 50) / percentile(floor, 50);
     console.log(`| ${s.name} | ${percentile(s.latencies, 50).toFixed(3)} | ${percentile(s.latencies, 99).toFixed(3)} | ${ratio.toFixed(2)}x | ${median(s.rates).toFixed(0)} (${Math.min(...s.rates).toFixed(0)}-${Math.max(...s.rates).toFixed(0)}) | ${median(s.cpuPerJob).toFixed(3)} |`);
   }
+  console.log(`one job at a time, CPU per job (median of rounds): bare uWS ${median(bareCpu).toFixed(3)} ms; ${subjects.map((s) => `${s.name} ${median(s.sequentialCpu).toFixed(3)} ms`).join('; ')}`);
   console.log(`targets: p50 <= 2x direct; >= 3,000 jobs/s over 8 printers. load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   for (const s of subjects) {
     const arrived = s.emulators.reduce((sum, e) => sum + e.formats().length, 0);
