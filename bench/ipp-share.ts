@@ -27,7 +27,13 @@ const CONCURRENCY = 4;
  * of its own, over the first few dozen; after 3 jobs that compilation (2-5 ms of CPU per job) fell inside the rounds.
  */
 const WARM_UP = 30;
+/** Rounds of concurrent jobs (the best one counts). */
 const ROUNDS = 3;
+/**
+ * Rounds of SEQUENTIAL jobs one at a time, alternating: a round's CPU is read from /proc in 10 ms ticks (0.4 ms a job),
+ * and one server's rounds in one run differed by up to 2.4 ms a job; with three, whole runs moved by 15%.
+ */
+const SEQUENTIAL_ROUNDS = 8;
 const LPRINT_DRIVER = 'zpl_4inch-203dpi-dt';
 /** One ipptool run, busy answers and resends included (ms). */
 const JOB_LIMIT_MS = 60_000;
@@ -245,7 +251,7 @@ async function sequentialRound(jobs: Jobs, uri: string, file: string, serverPid:
 }
 
 /**
- * Both servers on one document, interleaved so that a busy machine weighs on both alike: warm-up, then ROUNDS rounds
+ * Both servers on one document, interleaved so that a busy machine weighs on both alike: warm-up, then SEQUENTIAL_ROUNDS rounds
  * of SEQUENTIAL jobs one at a time, alternating (p50 over all, and server CPU per job over all, from /proc), then
  * concurrent throughput rounds alternating, LPrint first (best round's jobs/s). Each round is printed as it ends.
  */
@@ -256,9 +262,9 @@ async function compare(jobs: Jobs, servers: Servers, file: string): Promise<Part
   enter(`warm-up: ${WARM_UP} jobs each`);
   for (const who of ORDER) for (let i = 0; i < WARM_UP; i += 1) await servers.attempt(who, () => jobToLabel(jobs, uris[who], file));
   const bytes = { ours: 0, lprint: 0, before: 0 };
-  for (let round = 1; round <= ROUNDS; round += 1) {
+  for (let round = 1; round <= SEQUENTIAL_ROUNDS; round += 1) {
     for (const who of ORDER) {
-      enter(`sequential round ${round} of ${ROUNDS}: ${NAMES[who]}, ${SEQUENTIAL} jobs one at a time`);
+      enter(`sequential round ${round} of ${SEQUENTIAL_ROUNDS}: ${NAMES[who]}, ${SEQUENTIAL} jobs one at a time`);
       const r = await servers.attempt(who, () => sequentialRound(jobs, uris[who], file, pids[who]));
       times[who].push(...r.times);
       cpu[who] += r.serverCpuMs;
@@ -282,7 +288,7 @@ async function compare(jobs: Jobs, servers: Servers, file: string): Promise<Part
       console.log(`    ${(JOBS / r.seconds).toFixed(1)} jobs/s, server CPU ${(r.serverCpuMs / JOBS).toFixed(2)} ms per job`);
     }
   }
-  const figures = (who: Who): Figures => ({ p50: p50(times[who]), jobsPerSecond: best[who], labelBytes: bytes[who], serverCpuMs: cpu[who] / (ROUNDS * SEQUENTIAL), clientCpuMs: client[who] });
+  const figures = (who: Who): Figures => ({ p50: p50(times[who]), jobsPerSecond: best[who], labelBytes: bytes[who], serverCpuMs: cpu[who] / (SEQUENTIAL_ROUNDS * SEQUENTIAL), clientCpuMs: client[who] });
   return Object.fromEntries(ORDER.map((who) => [who, figures(who)]));
 }
 
@@ -417,7 +423,7 @@ async function main(): Promise<void> {
       { ours: { uri: ours.uri, pid: ours.handle.proc.pid! }, before: { uri: before.uri, pid: before.handle.proc.pid! } },
     );
     console.log(`LPrint: \`lprint server -o server-port=N -o listen-hostname=127.0.0.1 -o server-options=no-web-interface,no-tls\` (DNS-SD off: no system D-Bus), printer added with \`lprint add -d zebra -v socket://127.0.0.1:EMU -m ${LPRINT_DRIVER}\``);
-    console.log(`each job: \`ipptool -f FILE URI print-job.test\`; p50 and server CPU per job (utime+stime of each server process from /proc) over ${ROUNDS} alternating rounds of ${SEQUENTIAL} jobs one at a time (Print-Job sent until the label is at the emulator), after ${WARM_UP} jobs each to warm up; printproxyd runs \`${daemonProgram(null).map((a) => relative(process.cwd(), a) || a).join(' ')}\`; jobs/s: best of ${ROUNDS} rounds of ${JOBS} jobs from ${CONCURRENCY} clients until every label is out (rounds alternating; a step LPrint crashes in is run again on a new LPrint, at most ${LPRINT_RESTARTS} times); servers in turn: ${ORDER.map((w) => NAMES[w]).join(', ')}; load average at start ${loadavg()[0].toFixed(1)} on ${availableParallelism()} CPUs`);
+    console.log(`each job: \`ipptool -f FILE URI print-job.test\`; p50 and server CPU per job (utime+stime of each server process from /proc) over ${SEQUENTIAL_ROUNDS} alternating rounds of ${SEQUENTIAL} jobs one at a time (Print-Job sent until the label is at the emulator), after ${WARM_UP} jobs each to warm up; printproxyd runs \`${daemonProgram(null).map((a) => relative(process.cwd(), a) || a).join(' ')}\`; jobs/s: best of ${ROUNDS} rounds of ${JOBS} jobs from ${CONCURRENCY} clients until every label is out (rounds alternating; a step LPrint crashes in is run again on a new LPrint, at most ${LPRINT_RESTARTS} times); servers in turn: ${ORDER.map((w) => NAMES[w]).join(', ')}; load average at start ${loadavg()[0].toFixed(1)} on ${availableParallelism()} CPUs`);
     for (const [name, file] of [['4x6 PNG 203 dpi grey', files.png], ['4x6 PWG Raster 203 dpi sgray_8', files.pwg]] as const) {
       console.log(`${name}:`);
       const figures = await compare(jobs, all, file);
