@@ -207,6 +207,11 @@ export class WasmUnfilter {
     return new WasmUnfilter(memory, instance.exports.u as (at: number, rb: number, rows: number) => number);
   }
 
+  /** Bytes of wasm memory it holds (grown for the largest image so far; a wasm memory never shrinks). */
+  get capacity(): number {
+    return this.memory.buffer.byteLength;
+  }
+
   /**
    * The `rows` unfiltered rows of `rb` bytes of `filtered` (each a filter byte, then its bytes), packed: a view of wasm
    * memory, valid until the next call. A number instead: the index of the first row with an unknown filter type.

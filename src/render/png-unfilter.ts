@@ -62,15 +62,20 @@ export function unfilter(data: Uint8Array, passes: PngPass[], header: PngHeader)
 
 /** This thread's wasm unfilterer (null: none here), made at the first image that can use it. */
 let wasm: WasmUnfilter | null | undefined;
+/** Wasm memory kept between images whatever their size: a 4x6 in label at 300 dpi needs 2.6 MB. */
+const KEEP_WASM_BYTES = 8 * 1024 * 1024;
 
 /**
  * One pass of one byte per pixel unfiltered in wasm (2-3 times faster than below on Sub, Average and Paeth rows, ten on
  * Up): `pass.rows` then views wasm memory, valid until the next image is decoded. False where wasm cannot run it.
  */
 function unfilterInWasm(data: Uint8Array, pass: PngPass): boolean {
+  const size = pass.height * (1 + pass.rowBytes);
+  // a memory grown for a large image is let go when a much smaller one comes (a new instance; the old one is garbage)
+  if (wasm && wasm.capacity > Math.max(KEEP_WASM_BYTES, 2 * (pass.rowBytes + size))) wasm = undefined;
   wasm ??= WasmUnfilter.create();
   if (!wasm) return false;
-  const rows = wasm.unfilter(data.subarray(0, pass.height * (1 + pass.rowBytes)), pass.rowBytes, pass.height);
+  const rows = wasm.unfilter(data.subarray(0, size), pass.rowBytes, pass.height);
   if (typeof rows === 'number') throw new DeviceError('RENDER_FAILED', `PNG could not be decoded: unknown row filter type ${data[rows * (1 + pass.rowBytes)]}`);
   pass.rows = rows;
   return true;

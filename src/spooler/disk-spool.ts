@@ -1,5 +1,5 @@
 // The on-disk spool of `wait: false` jobs: written before the 201, removed when the job ends, replayed (and swept) at start.
-import { promises as fs, mkdirSync, readdirSync, rmSync, existsSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, promises as fs, readdirSync, rmSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppError } from '../errors';
@@ -8,6 +8,7 @@ import { unlessStorageRefused } from '../util/storage-error';
 import { silentLogger, type Logger } from '../log';
 import { SpoolMarks } from './spool-marks';
 import { readSpoolFileData, readSpoolFileHead, spoolFileHead, writeSpoolFile, type SpoolData } from './spool-file';
+import { moveOldEntry, oldEntries } from './spool-migration';
 import type { JobRecord } from '../schemas/job';
 import type { DocumentSpec } from './document';
 import type { PrintOptions } from '../schemas/print-options';
@@ -54,7 +55,7 @@ export class DiskSpool {
     logger: Logger = silentLogger,
   ) {
     this.folderReady = tryMakeFolder(dir);
-    this.marks = new SpoolMarks(join(dir, MARKS_FILE), logger);
+    this.marks = new SpoolMarks(join(dir, MARKS_FILE), logger, (jobId) => this.sizes.has(jobId));
   }
 
   /** Whether `bytes` more (inline bytes of new jobs) fit under the byte limit; `hasRoom()` whether anything does. */
@@ -79,7 +80,9 @@ export class DiskSpool {
     try {
       this.data.set(jobId, await writeSpoolFile(this.file(jobId), head, data));
     } catch (err) {
+      // markers written while the job rendered during the write are dropped with it
       this.uncount(jobId);
+      this.marks.forget(jobId);
       throw err;
     }
     await this.syncFolder();
@@ -130,7 +133,9 @@ export class DiskSpool {
    * markers without an entry, entries whose inline bytes are missing, unreadable entries; each is reported through `onBad`.
    */
   load(onBad: (file: string, reason: string) => void): RecoveredEntry[] {
-    const names = existsSync(this.dir) ? readdirSync(this.dir) : [];
+    const found = existsSync(this.dir) ? readdirSync(this.dir) : [];
+    const keptOld = this.migrate(found, onBad);
+    const names = keptOld === null ? found : readdirSync(this.dir);
     const jobIds = names.filter(isJobFile).map((name) => name.slice(0, -JOB_EXT.length));
     const entries = new Set(jobIds);
     this.marks.load((jobId) => entries.has(jobId));
@@ -141,7 +146,7 @@ export class DiskSpool {
       const recovered = this.read(jobId, onBad);
       if (recovered) out.push(recovered);
     }
-    this.sweep(names, onBad);
+    this.sweep(names, keptOld ?? new Set(), onBad);
     this.used = [...this.sizes.values()].reduce((sum, n) => sum + n, 0);
     return out.sort((a, b) => a.entry.seq - b.entry.seq);
   }
@@ -168,10 +173,35 @@ export class DiskSpool {
     return null;
   }
 
-  /** Removes temporaries, and the files of the spool's older layout (`.json` entries, `.data` bytes, marker files). */
-  private sweep(names: string[], onBad: (file: string, reason: string) => void): void {
+  /**
+   * Moves the entries of the spool's older layout to job files, their markers to lines (each reported); null when there
+   * was none, else the ids of those kept as they are (their job file could not be written: tried again at the next start).
+   */
+  private migrate(names: string[], onBad: (file: string, reason: string) => void): Set<string> | null {
+    const olds = oldEntries(names);
+    if (olds.length === 0) return null;
+    const kept = new Set<string>();
+    for (const jobId of olds) {
+      const result = moveOldEntry(this.dir, jobId, JOB_EXT);
+      if (result.moved) {
+        this.marks.adopt(jobId, { attempts: result.attempts, sending: result.sending });
+        onBad(`${jobId}.json`, `moved to ${jobId}${JOB_EXT} (the spool's one-file layout)`);
+      } else if (result.kept) {
+        kept.add(jobId);
+        onBad(`${jobId}.json`, `kept in the older layout until it can be moved: ${result.reason}`);
+      } else {
+        onBad(`${jobId}.json`, `${result.reason}; removed`);
+      }
+    }
+    syncDirSync(this.dir);
+    return kept;
+  }
+
+  /** Removes temporaries, and the files of the spool's older layout that belong to no entry kept in it. */
+  private sweep(names: string[], keptOld: Set<string>, onBad: (file: string, reason: string) => void): void {
     for (const name of names) {
-      const reason = isTemporary(name) ? 'temporary of an interrupted write' : OLD_LAYOUT.test(name) ? 'a file of an older spool layout' : null;
+      const old = OLD_LAYOUT.exec(name);
+      const reason = isTemporary(name) ? 'temporary of an interrupted write' : old && !keptOld.has(old[1]) ? 'a file of an older spool layout' : null;
       if (!reason) continue;
       removeQuietly(join(this.dir, name));
       onBad(name, `${reason}; removed`);
@@ -216,7 +246,7 @@ function isJobFile(name: string): boolean {
 /** A job's file: `<jobId>.job`. */
 const JOB_EXT = '.job';
 /** The files of the spool's older layout: `<jobId>.json` entries, `.data` bytes, `.sending` and `.started` markers. */
-const OLD_LAYOUT = /^[^.].*\.(json|data|sending|started)$/;
+const OLD_LAYOUT = /^([^.].*)\.(json|data|sending|started)$/;
 /** The markers' journal, beside the job files. */
 const MARKS_FILE = 'marks.log';
 
@@ -235,6 +265,20 @@ function removeQuietly(file: string): void {
     rmSync(file, { force: true });
   } catch {
     // left for the operator
+  }
+}
+
+/** fsyncs a folder now (at start, after moving old entries); best effort, as syncDir. */
+function syncDirSync(dir: string): void {
+  try {
+    const fd = openSync(dir, 'r');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // some filesystems refuse to open or fsync a folder
   }
 }
 

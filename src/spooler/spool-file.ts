@@ -16,8 +16,8 @@ export interface SpoolFileHead {
   size: number;
 }
 
-/** The entry line is at most this long (a longer one is no entry of ours). */
-const MAX_HEAD_BYTES = 64 * 1024;
+/** Bytes of a job file read first for its entry line; a longer line (a long URL) is read on, twice as much each time. */
+const FIRST_READ_BYTES = 4096;
 const NEWLINE = 0x0a;
 /** Synced before the rename; the caller syncs the folder. */
 const UNSYNCED_FOLDER = { backup: false, syncFolder: false };
@@ -41,16 +41,27 @@ export function readSpoolFileHead(file: string): SpoolFileHead {
   const fd = openSync(file, 'r');
   try {
     const size = fstatSync(fd).size;
-    const head = Buffer.alloc(Math.min(size, MAX_HEAD_BYTES));
-    const read = readSync(fd, head, 0, head.length, 0);
-    const end = head.subarray(0, read).indexOf(NEWLINE);
-    if (end < 0) throw new Error('its entry line is incomplete');
+    const { head, end } = readEntryLine(fd, size);
     const { dataBytes, ...entry } = JSON.parse(head.toString('utf8', 0, end)) as { dataBytes?: unknown } & Record<string, unknown>;
     const bytes = typeof dataBytes === 'number' ? dataBytes : null;
     if (size !== end + 1 + (bytes ?? 0)) throw new Error(`its document bytes are cut short (${size - end - 1} of ${bytes ?? 0})`);
     return { entry, data: { offset: end + 1, bytes }, size };
   } finally {
     closeSync(fd);
+  }
+}
+
+/** The bytes of a job file up to its first newline (`end`): read 4 KiB first, then twice as much until it is found. */
+function readEntryLine(fd: number, size: number): { head: Buffer; end: number } {
+  let head = Buffer.alloc(0);
+  for (let want = Math.min(size, FIRST_READ_BYTES); ; want = Math.min(size, want * 2)) {
+    const more = Buffer.allocUnsafe(want - head.length);
+    const read = readSync(fd, more, 0, more.length, head.length);
+    const from = head.length;
+    head = Buffer.concat([head, more.subarray(0, read)]);
+    const end = head.indexOf(NEWLINE, from);
+    if (end >= 0) return { head, end };
+    if (read < more.length || head.length >= size) throw new Error('its entry line is incomplete');
   }
 }
 

@@ -1,5 +1,5 @@
 // The disk spool's markers, one line each in one journal: a job taken up (its attempt count), its sending begun.
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { Journal } from '../journal/journal';
 import type { Logger } from '../log';
 
@@ -22,11 +22,18 @@ export class SpoolMarks {
   private readonly marks = new Map<string, JobMarks>();
   private journal: Promise<Journal> | null = null;
 
-  /** Markers in `file`; the journal is opened at the first line written. */
+  /** Markers in `file` of the jobs `live` says are spooled (a line written for another is not kept); the journal is opened at the first line written. */
   constructor(
     private readonly file: string,
     private readonly logger: Logger,
+    private readonly live: (jobId: string) => boolean,
   ) {}
+
+  /** Writes the markers a job had in the spool's older layout as lines (at start, before load, with no journal open). */
+  adopt(jobId: string, marks: JobMarks): void {
+    const lines = linesOf(jobId, marks);
+    if (lines) appendFileSync(this.file, lines, { mode: 0o600 });
+  }
 
   /** Reads the markers on disk (at start, before any is written) and keeps those of jobs `live` says are spooled; torn or unknown lines are skipped. */
   load(live: (jobId: string) => boolean): void {
@@ -54,12 +61,17 @@ export class SpoolMarks {
   /** Counts one more time the job was taken up; resolves once the line is written (rejects when it could not be). */
   async started(jobId: string): Promise<void> {
     const attempts = this.of(jobId).attempts + 1;
-    await this.append(`started ${jobId} ${attempts}`, () => this.marks.set(jobId, { ...this.of(jobId), attempts }));
+    await this.append(`started ${jobId} ${attempts}`, () => this.keep(jobId, { ...this.of(jobId), attempts }));
   }
 
   /** Records that the job's sending began; resolves once the line is written (rejects when it could not be). */
   async sending(jobId: string): Promise<void> {
-    await this.append(`sending ${jobId}`, () => this.marks.set(jobId, { ...this.of(jobId), sending: true }));
+    await this.append(`sending ${jobId}`, () => this.keep(jobId, { ...this.of(jobId), sending: true }));
+  }
+
+  /** Keeps a job's markers in memory, unless it left the spool (or never got into it) meanwhile. */
+  private keep(jobId: string, marks: JobMarks): void {
+    if (this.live(jobId)) this.marks.set(jobId, marks);
   }
 
   /** Forgets a job that left the spool: its lines are dropped at the next compaction. */
@@ -87,10 +99,12 @@ export class SpoolMarks {
   /** The lines the spooled jobs' markers need. */
   private liveText(): string {
     let text = '';
-    for (const [jobId, marks] of this.marks) {
-      if (marks.attempts > 0) text += `started ${jobId} ${marks.attempts}\n`;
-      if (marks.sending) text += `sending ${jobId}\n`;
-    }
+    for (const [jobId, marks] of this.marks) text += linesOf(jobId, marks);
     return text;
   }
+}
+
+/** A job's markers as lines. */
+function linesOf(jobId: string, marks: JobMarks): string {
+  return `${marks.attempts > 0 ? `started ${jobId} ${marks.attempts}\n` : ''}${marks.sending ? `sending ${jobId}\n` : ''}`;
 }

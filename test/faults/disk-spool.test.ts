@@ -96,3 +96,45 @@ test('markers: attempts and sending come back at start; a torn last line does no
   assert.ok(lines.length < 1000, `${lines.length} lines left of ${2 * 1000 + 4}`);
   assert.deepEqual(new DiskSpool(dir).load(() => undefined).map((r) => [r.entry.job.jobId, r.attempts, r.interrupted]), [['pj_a', 2, true], ['pj_b', 1, false]]);
 });
+
+test('entries of the older layout (.json, .data, .started, .sending) are moved to job files with their markers, each reported', async () => {
+  const dir = tempDir('disk-spool');
+  const old = (id: string, seq: number, inline = true) => JSON.stringify(spoolEntry(id, seq, inline));
+  const files: Record<string, string> = {
+    'pj_a.json': old('pj_a', 1),
+    'pj_a.data': '^XA^FDa^FS^XZ',
+    'pj_a.started': '1',
+    'pj_a.sending': '',
+    'pj_url.json': old('pj_url', 2, false),
+    'pj_lost.json': old('pj_lost', 3),
+    'pj_stray.data': 'bytes of no entry',
+  };
+  mkdirSync(dir, { recursive: true });
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  const reported: string[] = [];
+  const spool = new DiskSpool(dir);
+  const recovered = spool.load((file, reason) => reported.push(`${file}: ${reason}`));
+  assert.deepEqual(recovered.map((r) => [r.entry.job.jobId, r.attempts, r.interrupted]), [['pj_a', 1, true], ['pj_url', 0, false]]);
+  assert.equal((await spool.readData('pj_a')).toString(), '^XA^FDa^FS^XZ');
+  assert.deepEqual(readdirSync(dir).sort(), ['marks.log', 'pj_a.job', 'pj_url.job']);
+  assert.deepEqual(reported.sort(), [
+    'pj_a.json: moved to pj_a.job (the spool\'s one-file layout)',
+    'pj_lost.json: its inline document bytes are missing; removed',
+    'pj_stray.data: a file of an older spool layout; removed',
+    'pj_url.json: moved to pj_url.job (the spool\'s one-file layout)',
+  ]);
+  // the next start finds them as any job file, markers included
+  await spool.close();
+  assert.deepEqual(new DiskSpool(dir).load(() => assert.fail('nothing left to clean')).map((r) => [r.entry.job.jobId, r.attempts, r.interrupted]), [['pj_a', 1, true], ['pj_url', 0, false]]);
+});
+
+test('a job whose entry line is long (a URL of 100 KB) is read back whole after a restart', async () => {
+  const dir = tempDir('disk-spool');
+  const entry = spoolEntry('pj_long', 1, false);
+  entry.document = { ...entry.document, source: { kind: 'url', url: `http://127.0.0.1:1/${'x'.repeat(100_000)}` } };
+  const first = new DiskSpool(dir);
+  await first.put(entry, null);
+  await first.close();
+  const [again] = new DiskSpool(dir).load(() => assert.fail('nothing to clean'));
+  assert.deepEqual(again.entry.document, entry.document);
+});
