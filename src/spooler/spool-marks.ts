@@ -15,8 +15,9 @@ const NO_MARKS: JobMarks = { attempts: 0, sending: false };
 
 /**
  * Markers guard against a crash loop and a resend after a process crash, which the page cache outlives: each is one
- * line appended to `marks.log` without an fsync (none on the queue's path), where a file per marker took four file
- * operations. Lines of jobs that left the spool go at the next compaction; at start only spooled jobs' lines count.
+ * line appended to `marks.log` without an fsync (only the journal's creation and its compactions sync), where a file per
+ * marker took four file operations. Lines of jobs that left the spool go at the next compaction; at start only spooled
+ * jobs' lines count.
  */
 export class SpoolMarks {
   private readonly marks = new Map<string, JobMarks>();
