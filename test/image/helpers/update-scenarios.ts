@@ -110,6 +110,9 @@ export function updateScenarios(board: string, { refusals }: { refusals: boolean
         assert.equal(after.bootSlot, 'B');
         assert.deepEqual(after.slots, [['A', factory, true], ['B', newer, true]]);
         assert.deepEqual([after.update.from, after.update.to], [factory, newer]);
+        // RAUC may call a slot good before the health gate's mark-good gave it its boot tries back (U-Boot counts them
+        // down from 3): the disk's state is read only once the gate said so
+        await app.waitSerial('the health gate marking slot B good', /passed: slot B marked good/, mark, BOOT_LIMIT_MS);
         await app.shellReady(mark);
         await app.shutdown();
         if (board === 'qemu-x86_64') {
