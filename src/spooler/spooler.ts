@@ -34,7 +34,13 @@ export interface SpoolerDeps {
 
 /** What a submission produced: the jobs, whether they are replays of an idempotency key, and pre-flight refusals. */
 export interface SubmitOutcome {
+  /** The jobs' live records. */
   jobs: JobRecord[];
+  /**
+   * A new `wait: false` submission's jobs as they were when accepted (on disk, before they may start sending: `queued`),
+   * or as they failed: what its 201 shows (seed-api.md). Absent for `wait: true` and replays.
+   */
+  accepted?: JobRecord[];
   replay: boolean;
   /** Readiness of each printer that failed pre-flight, by job id (wait: true only). */
   notReady: Map<string, Readiness>;
@@ -48,6 +54,8 @@ interface Spooled {
   spooled: boolean;
   /** Lets go of the document bytes a spooled job held while they were being written (from then on it reads them back). */
   written: () => void;
+  /** The record as it was when the job was on disk (before the runtime, waiting for that, could send it). */
+  accepted: JobRecord | null;
 }
 
 const INTERRUPTED = 'the device restarted while this job was being sent; it was not sent again, to avoid a duplicate print';
@@ -97,7 +105,8 @@ export class Spooler {
       await Promise.all(created.map((c) => this.deps.runtimes.of(c.work.job.printer).follow(c.work.job)));
     }
     const notReady = new Map(created.filter((c) => c.work.readiness).map((c) => [c.work.job.jobId, c.work.readiness!]));
-    return { jobs: created.map((c) => c.work.job), replay: false, notReady };
+    const accepted = sub.wait ? undefined : created.map((c) => c.accepted ?? c.work.job);
+    return { jobs: created.map((c) => c.work.job), ...(accepted ? { accepted } : {}), replay: false, notReady };
   }
 
   /** Cancels a queued or printing job: it moves to `failed` with error "Canceled"; finished jobs are left alone. */
@@ -254,7 +263,7 @@ export class Spooler {
       beforeSend: () => (spooled ? this.deps.spool.markSending(job.jobId) : Promise.resolve()),
       release: () => this.release(job, spooled, key),
     };
-    return { work, seq, spec, spooled, written: () => void (spooled && (bytes = null)) };
+    return { work, seq, spec, spooled, written: () => void (spooled && (bytes = null)), accepted: null };
   }
 
   /** Writes a job to the disk spool with its submission's key (kept, so recovery can remember it). */
@@ -263,6 +272,8 @@ export class Spooler {
     try {
       await this.deps.spool.put({ seq, job: work.job, document: spec, options: work.options, ...(idempotencyKey ? { idempotencyKey } : {}) }, spec.source.kind === 'inline' ? data : null);
       this.onDisk.add(work.job.jobId);
+      // taken before this promise resolves: the runtime sends nothing (and so never reads `printing`) before then
+      spooled.accepted = { ...work.job };
     } catch (err) {
       if (err instanceof AppError && err.code === 'SPOOL_FULL') throw err;
       throw new DeviceError('SPOOL_WRITE', `${SPOOL_WRITE_FAILED}: ${(err as Error).message}`);

@@ -172,6 +172,19 @@ test('an idempotency key outlives a restart with its spooled jobs: the same subm
   assert.deepEqual([...second.driverFor(a).delivered, ...second.driverFor(b).delivered], ['fan-out', 'fan-out']);
 });
 
+test('a wait:false outcome shows its jobs as accepted (queued), while its live records go on to printing', async () => {
+  const { spooler, driverFor, printers } = await setup();
+  const a = printers.get('a')!;
+  let open!: () => void;
+  driverFor(a).gate = new Promise((r) => (open = r));
+  const outcome = await spooler.submit(submission('accepted', { wait: false }), [a], 'a');
+  await until('the live job is being sent', () => outcome.jobs[0].state === 'printing');
+  assert.deepEqual([outcome.accepted?.[0].jobId, outcome.accepted?.[0].state], [outcome.jobs[0].jobId, 'queued']);
+  open();
+  await until('the job completes', () => outcome.jobs[0].state === 'completed');
+  assert.equal(outcome.accepted?.[0].state, 'queued', 'the accepted record is a copy, not the live one');
+});
+
 test('a job whose sending had begun before a restart is failed, not sent twice', async () => {
   const first = await setup();
   const a = first.printers.get('a')!;

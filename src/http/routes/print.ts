@@ -52,7 +52,8 @@ export function printRoutes(deps: PrintRouteDeps): Route[] {
         const outcomes = await Promise.all(
           printers.map(async (printer) => deps.spooler.submit({ ...(await testDocument(deps, printer)), source: 'test', wait, options: {}, idempotencyKey: null }, [printer], req.params.target)),
         );
-        const merged: SubmitOutcome = { jobs: outcomes.flatMap((o) => o.jobs), replay: false, notReady: new Map(outcomes.flatMap((o) => [...o.notReady])) };
+        const accepted = outcomes.every((o) => o.accepted) ? outcomes.flatMap((o) => o.accepted!) : undefined;
+        const merged: SubmitOutcome = { jobs: outcomes.flatMap((o) => o.jobs), ...(accepted ? { accepted } : {}), replay: false, notReady: new Map(outcomes.flatMap((o) => [...o.notReady])) };
         const reply = printReply(merged, wait);
         return wait ? { status: reply.status, message: reply.message, content: null } : reply;
       },
@@ -82,7 +83,8 @@ async function testDocument(deps: PrintRouteDeps, printer: PrinterRecord): Retur
  */
 export function printReply(outcome: SubmitOutcome, wait: boolean): ApiReply {
   const [first] = outcome.jobs;
-  const summaries = outcome.jobs.map(jobSummary);
+  // a 201 shows the jobs as accepted (queued), though one may have begun sending since
+  const summaries = (!wait && outcome.accepted ? outcome.accepted : outcome.jobs).map(jobSummary);
   const content = outcome.jobs.length > 1 ? { ...summaries[0], jobs: summaries } : summaries[0];
   if (outcome.replay) return { status: 200, message: 'Existing job returned.', content };
   if (outcome.notReady.size === outcome.jobs.length) {
