@@ -1,6 +1,6 @@
 // Composition root of the daemon: builds every object from options, starts them, stops them in reverse order.
 import { randomUUID } from 'node:crypto';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { buildInfo } from './build-info';
 import type { DaemonOptions } from './cli';
 import { readDeviceStatus } from './device/device-status';
@@ -83,7 +83,7 @@ import { RaucStatus } from './system/rauc-status';
 import { RaucClient } from './system/rauc-client';
 import { spawnLines } from './system/line-runner';
 import { statfsFreeBytes } from './system/bundle-file';
-import { gateReportFile } from './system/gate-report';
+import { gateReportFile, trialSlotFile } from './system/gate-report';
 import { helperSeal, inPlace } from './system/bundle-seal';
 import { fifoRebootRequest } from './system/reboot-request';
 import { UpdateManager } from './system/update-manager';
@@ -330,6 +330,8 @@ function startUpdates(ctx: StartContext, { dataDir }: Stored, { bus }: Events, {
     requestReboot: fifoRebootRequest(options.systemRequests),
     sealBundle: options.sealedBundleDir ? helperSeal(options.systemRequests, options.sealedBundleDir) : inPlace,
     gateReport: gateReportFile(options.gateReport),
+    // RAUC's post-install handler names the slot on trial beside the gate's report (/data/rauc/trial)
+    trialSlot: trialSlotFile(join(dirname(options.gateReport), 'trial')),
     jobsIdle: () => store.unfinished() === 0,
     emit: (record) => void bus.emit('system.update', { ...record }),
     version: build.version,

@@ -1,4 +1,4 @@
-// The health gate's reason for a rollback: a text file the root gate writes when the new slot failed it.
+// The health gate's files the daemon reads: its reason for a rollback, and the slot still on its trial boot.
 import { promises as fs } from 'node:fs';
 
 /** Reads the gate's reason; null when there is none written since `sinceMs` (ms since the epoch). */
@@ -12,6 +12,20 @@ export function gateReportFile(path: string): GateReport {
       if (stat.mtimeMs < sinceMs) return null;
       const text = (await fs.readFile(path, 'utf8')).replace(/\s+/g, ' ').trim();
       return text === '' ? null : text.slice(0, 500);
+    } catch {
+      return null;
+    }
+  };
+}
+
+/** The slot on its trial boot (named by RAUC's post-install handler), or null once the gate passed it (or none is). */
+export type TrialSlot = () => Promise<string | null>;
+
+/** The TrialSlot of the file at `path` (beside the gate report: /data/rauc/trial); unreadable counts as none. */
+export function trialSlotFile(path: string): TrialSlot {
+  return async () => {
+    try {
+      return (await fs.readFile(path, 'utf8')).trim() || null;
     } catch {
       return null;
     }

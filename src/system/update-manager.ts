@@ -9,7 +9,7 @@ import type { Logger } from '../log';
 import { FINAL_PHASES, type RebootPolicy, type SystemStatus, type UpdatePhase, type UpdateRecord, type UpdateRequest } from '../schemas/system';
 import { appendStream, BUNDLE_MARGIN_BYTES, sizeOf, type FreeBytes } from './bundle-file';
 import { downloadBundle } from './bundle-download';
-import type { GateReport } from './gate-report';
+import type { GateReport, TrialSlot } from './gate-report';
 import type { RaucClient } from './rauc-client';
 import type { RequestReboot } from './reboot-request';
 import type { SealBundle } from './bundle-seal';
@@ -27,6 +27,11 @@ export interface UpdateManagerDeps {
   /** Hands a checked bundle to RAUC (the root helper on a device); resolves with the path to install. */
   sealBundle: SealBundle;
   gateReport: GateReport;
+  /**
+   * The slot still on its trial boot: the health gate clears it once it marked the slot good. RAUC may call a slot good
+   * before that (U-Boot: while it has boot tries left; GRUB: once marked active), so `succeeded` waits for both.
+   */
+  trialSlot: TrialSlot;
   /** True when no job is queued or printing (the `idle` reboot). */
   jobsIdle: () => boolean;
   /** Told each state worth an event (`system.update`): every phase change, progress at most every `progressEveryMs`. */
@@ -312,10 +317,10 @@ export class UpdateManager {
       await this.set({ phase: 'rolled-back', error: reason ?? 'the new slot did not boot' });
       return;
     }
-    // booted into the target: succeeded once the root health gate marks it good
+    // booted into the target: succeeded once the root health gate marked it good (and so cleared its trial)
     const deadline = this.deps.now() + this.deps.goodWaitMs;
     for (let current = status; ; current = await this.deps.status().catch(() => null)) {
-      if (current?.slots.find((slot) => slot.bootname === booted)?.good === true) {
+      if (current?.slots.find((slot) => slot.bootname === booted)?.good === true && (await this.deps.trialSlot()) !== booted) {
         await this.set({ phase: 'succeeded', progress: 100, error: null });
         return;
       }

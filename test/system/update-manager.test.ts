@@ -6,14 +6,14 @@ import { inPlace } from '../../src/system/bundle-seal';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { createReadStream, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { AppError } from '../../src/errors';
 import { execRunner } from '../../src/device/netbird-status';
 import { silentLogger } from '../../src/log';
 import type { UpdateRecord, UpdateRequest } from '../../src/schemas/system';
-import { gateReportFile } from '../../src/system/gate-report';
+import { gateReportFile, trialSlotFile } from '../../src/system/gate-report';
 import { spawnLines } from '../../src/system/line-runner';
 import { RaucClient } from '../../src/system/rauc-client';
 import { RaucStatus } from '../../src/system/rauc-status';
@@ -37,6 +37,7 @@ function harness(options: { rauc?: FakeRauc; dataDir?: string; free?: number; id
   const rebootFile = join(dataDir, 'system-requests');
   if (!existsSync(rebootFile)) writeFileSync(rebootFile, '');
   const gateFile = join(dataDir, 'gate-failure');
+  const trialFile = join(dataDir, 'trial');
   const events: UpdateRecord[] = [];
   const status = new RaucStatus({ command: rauc.command, run: execRunner, timeoutMs: 10_000 });
   const manager = new UpdateManager({
@@ -46,6 +47,7 @@ function harness(options: { rauc?: FakeRauc; dataDir?: string; free?: number; id
     freeBytes: async () => options.free ?? 10 * GiB,
     requestReboot: fifoRebootRequest(rebootFile), sealBundle: inPlace,
     gateReport: gateReportFile(gateFile),
+    trialSlot: trialSlotFile(trialFile),
     jobsIdle: options.idle ?? (() => true),
     emit: (record) => events.push({ ...record }),
     version: '0.0.1',
@@ -61,7 +63,7 @@ function harness(options: { rauc?: FakeRauc; dataDir?: string; free?: number; id
   manager.resume();
   const onDisk = (): UpdateRecord | null => (existsSync(join(dataDir, 'system', 'update.json')) ? JSON.parse(readFileSync(join(dataDir, 'system', 'update.json'), 'utf8')) : null);
   const reboots = () => readFileSync(rebootFile, 'utf8');
-  return { rauc, dataDir, manager, events, onDisk, reboots, gateFile };
+  return { rauc, dataDir, manager, events, onDisk, reboots, gateFile, trialFile };
 }
 
 function request(url: string, extra: Partial<UpdateRequest> = {}): UpdateRequest {
@@ -232,14 +234,19 @@ test('the first start after the reboot: succeeded once RAUC has the target slot 
     execFileSync('mkdir', ['-p', dir]);
     writeFileSync(join(dir, 'update.json'), JSON.stringify(record));
   };
-  // booted B, not yet good: waits; good: succeeded
+  // booted B, not yet good: waits; good but still on its trial boot (the gate has not passed it): waits; then succeeded
   const good = new FakeRauc({ booted: 'B', versions: { A: '1.0.0', B: '2.0.0' }, good: { A: true, B: null } });
   const d1 = tempDir('update-data');
   rebooting(d1);
+  writeFileSync(join(d1, 'trial'), 'B\n');
   const h1 = harness({ rauc: good, dataDir: d1 });
   await until('status asked', () => good.callsOf('status').length >= 2);
   assert.equal(h1.manager.current!.phase, 'rebooting', 'not good yet');
   good.setSlots({ booted: 'B', versions: { A: '1.0.0', B: '2.0.0' }, good: { A: true, B: true } });
+  const asked = good.callsOf('status').length;
+  await until('status asked again with B good', () => good.callsOf('status').length >= asked + 2);
+  assert.equal(h1.manager.current!.phase, 'rebooting', 'good to RAUC, but the gate has not passed the trial boot');
+  rmSync(join(d1, 'trial'));
   await ended(h1, 'succeeded');
   assert.equal(h1.events.at(-1)!.phase, 'succeeded');
   await h1.manager.stop();

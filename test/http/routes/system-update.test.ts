@@ -95,7 +95,7 @@ test('507 naming the space check when the data partition lacks the room (statfs,
   const manager = new UpdateManager({
     store: new UpdateStore(join(tempDir('full'), 'system')), rauc: new RaucClient({ command: rauc.command, run: execRunner, runLines: spawnLines, timeoutMs: 10_000 }),
     status: () => new RaucStatus({ command: rauc.command, run: execRunner, timeoutMs: 10_000 }).read(), freeBytes: async () => 1024 * 1024,
-    requestReboot: async () => undefined, sealBundle: inPlace, gateReport: async () => null, jobsIdle: () => true, emit: () => undefined, version: '0.0.1', logger: silentLogger, now: Date.now,
+    requestReboot: async () => undefined, sealBundle: inPlace, gateReport: async () => null, trialSlot: async () => null, jobsIdle: () => true, emit: () => undefined, version: '0.0.1', logger: silentLogger, now: Date.now,
     pollMs: 5, progressEveryMs: 0, goodWaitMs: 1000, idleWaitMs: 1000, rebootWaitMs: 60_000, downloadRetryMs: 0,
   });
   manager.resume();
