@@ -1,6 +1,7 @@
 // Grey → 1-bit dots inside pdfium's own wasm memory with 128-bit SIMD: 16 pixels per step, no copy out of wasm.
 import type { MonoBitmap } from '../encoders/mono-bitmap';
 import { DEFAULT_THRESHOLD, thresholdAligned, type GreySource } from './mono';
+import { WASM, type WasmMemory } from './wasm-api';
 
 /**
  * A wasm module of one function, `t(src, srcStride, dst, dstStride, blocks, rows)`, over an imported memory: for each of
@@ -46,19 +47,6 @@ const MODULE = new Uint8Array([
 
 type ThresholdFn = (src: number, srcStride: number, dst: number, dstStride: number, blocks: number, rows: number) => void;
 
-/** A WebAssembly.Memory (the project's lib settings carry no WebAssembly types): its current buffer. */
-export interface WasmMemory {
-  readonly buffer: ArrayBuffer;
-}
-
-/** The few members of the WebAssembly JS API used here. */
-interface WasmApi {
-  validate(bytes: Uint8Array): boolean;
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
-}
-
-const WASM = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 
 /** The memory and allocator of the wasm instance whose grey bitmaps are thresholded (pdfium's). */
 export interface WasmHeap {

@@ -1,7 +1,8 @@
 // Starts one pdfium wasm instance from wasm bytes handed in (never fetched or located at run time).
 import { init, type WrappedPdfiumModule } from '@embedpdf/pdfium';
 import { DeviceError } from '../errors';
-import type { WasmHeap, WasmMemory } from './mono-simd';
+import type { WasmHeap } from './mono-simd';
+import type { WasmMemory } from './wasm-api';
 
 /** A ready pdfium module (library initialised) from the bytes of pdfium.wasm; DeviceError RENDER_FAILED if they are not. */
 export async function initPdfium(wasm: Uint8Array): Promise<WrappedPdfiumModule> {

@@ -1,5 +1,5 @@
 // PNG row filters undone in WebAssembly for one byte per pixel (8-bit grey, palettes, packed bits): Up 16 bytes at a time.
-import type { WasmMemory } from './mono-simd';
+import { WASM, type GrowableWasmMemory } from './wasm-api';
 
 // The module, assembled here from its instructions (the project carries no wasm toolchain). One function,
 // u(at, rb, rows) → rows done: the `rows` filtered rows of `rb` bytes from `at` (each a filter byte, then its bytes) are
@@ -41,7 +41,6 @@ const ADD = 0x6a;
 const SUB = 0x6b;
 const AND = 0x71;
 const SHR_U = 0x76;
-const EQZ = 0x45;
 const LT_S = 0x48;
 const GT_U = 0x4b;
 const LE_S = 0x4c;
@@ -55,8 +54,6 @@ const I8X16_ADD = [0xfd, 0x6e];
 const MEMORY_COPY = [0xfc, 0x0a, 0x00, 0x00];
 const BLOCK = [0x02, 0x40];
 const LOOP = [0x03, 0x40];
-const IF = [0x04, 0x40];
-const ELSE = 0x05;
 const END = 0x0b;
 const br = (depth: number) => [0x0c, depth];
 const brIf = (depth: number) => [0x0d, depth];
@@ -178,15 +175,6 @@ const MODULE = new Uint8Array([
   ...section(10, [1, ...leb(FUNCTION.length), ...FUNCTION]),
 ]);
 
-/** The few members of the WebAssembly JS API used here. */
-interface WasmApi {
-  validate(bytes: Uint8Array): boolean;
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
-  Memory: new (descriptor: { initial: number }) => WasmMemory & { grow(pages: number): number };
-}
-
-const WASM = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 const PAGE = 64 * 1024;
 
 /**
@@ -195,7 +183,7 @@ const PAGE = 64 * 1024;
  */
 export class WasmUnfilter {
   private constructor(
-    private readonly memory: WasmMemory & { grow(pages: number): number },
+    private readonly memory: GrowableWasmMemory,
     private readonly run: (at: number, rb: number, rows: number) => number,
   ) {}
 

@@ -1,5 +1,5 @@
 // Crash-safe file writes for flash: tmp + fsync + rename, keeping the previous good copy as `.bak`; no temporary outlives a failure.
-import { promises as fs, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, promises as fs, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
 
 let counter = 0;
@@ -109,6 +109,41 @@ export async function syncDir(dir: string): Promise<void> {
   if (!handle) return;
   await handle.sync().catch(() => undefined);
   await handle.close().catch(() => undefined);
+}
+
+/** syncDir, synchronously (at start, where the caller cannot wait). */
+export function syncDirSync(dir: string): void {
+  try {
+    const fd = openSync(dir, 'r');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // some filesystems refuse to open or fsync a folder
+  }
+}
+
+/**
+ * Writes `pieces` to `path` as writeFileAtomic does without a backup or the folder's sync (a temporary, fsynced, then
+ * renamed; none left on failure), synchronously: at start, where the caller cannot wait.
+ */
+export function writeFileAtomicSync(path: string, pieces: Uint8Array[]): void {
+  const tmp = temporaryOf(path);
+  try {
+    const fd = openSync(tmp, 'w', 0o600);
+    try {
+      for (const piece of pieces) for (let done = 0; done < piece.length; ) done += writeSync(fd, piece, done);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, path);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
 }
 
 /**

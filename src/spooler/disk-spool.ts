@@ -1,9 +1,9 @@
 // The on-disk spool of `wait: false` jobs: written before the 201, removed when the job ends, replayed (and swept) at start.
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, promises as fs, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, promises as fs, readdirSync, rmSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppError } from '../errors';
-import { isTemporary } from '../settings/atomic-file';
+import { isTemporary, syncDirSync } from '../settings/atomic-file';
 import { unlessStorageRefused } from '../util/storage-error';
 import { silentLogger, type Logger } from '../log';
 import { SpoolMarks } from './spool-marks';
@@ -136,23 +136,19 @@ export class DiskSpool {
     const found = existsSync(this.dir) ? readdirSync(this.dir) : [];
     const keptOld = this.migrate(found, onBad);
     const names = keptOld === null ? found : readdirSync(this.dir);
-    const jobIds = names.filter(isJobFile).map((name) => name.slice(0, -JOB_EXT.length));
-    const entries = new Set(jobIds);
-    this.marks.load((jobId) => entries.has(jobId));
     this.sizes.clear();
     this.data.clear();
-    const out: RecoveredEntry[] = [];
-    for (const jobId of jobIds) {
-      const recovered = this.read(jobId, onBad);
-      if (recovered) out.push(recovered);
-    }
+    const entries = names.filter(isJobFile).flatMap((name) => this.read(name.slice(0, -JOB_EXT.length), onBad) ?? []);
+    // the markers of the jobs just read (the spool's `sizes`)
+    this.marks.load();
     this.sweep(names, keptOld ?? new Set(), onBad);
     this.used = [...this.sizes.values()].reduce((sum, n) => sum + n, 0);
-    return out.sort((a, b) => a.entry.seq - b.entry.seq);
+    const recovered = entries.map((entry) => ({ entry, interrupted: this.marks.of(entry.job.jobId).sending, attempts: this.marks.of(entry.job.jobId).attempts }));
+    return recovered.sort((a, b) => a.entry.seq - b.entry.seq);
   }
 
-  /** One job file with its markers; null (the file removed, reported) when it is unreadable, cut short, or an inline job without bytes. */
-  private read(jobId: string, onBad: (file: string, reason: string) => void): RecoveredEntry | null {
+  /** One job file's entry, counted; null (the file removed, reported) when it is unreadable, cut short, or an inline job without bytes. */
+  private read(jobId: string, onBad: (file: string, reason: string) => void): SpoolEntry | null {
     let reason: string;
     try {
       const head = readSpoolFileHead(this.file(jobId));
@@ -160,15 +156,13 @@ export class DiskSpool {
       if (entry.document.source.kind !== 'inline' || head.data.bytes !== null) {
         this.sizes.set(jobId, head.size);
         this.data.set(jobId, head.data);
-        const marks = this.marks.of(jobId);
-        return { entry, interrupted: marks.sending, attempts: marks.attempts };
+        return entry;
       }
       reason = 'its inline document bytes are missing';
     } catch (err) {
       reason = (err as Error).message;
     }
     removeQuietly(this.file(jobId));
-    this.marks.forget(jobId);
     onBad(`${jobId}${JOB_EXT}`, `${reason}; removed`);
     return null;
   }
@@ -265,20 +259,6 @@ function removeQuietly(file: string): void {
     rmSync(file, { force: true });
   } catch {
     // left for the operator
-  }
-}
-
-/** fsyncs a folder now (at start, after moving old entries); best effort, as syncDir. */
-function syncDirSync(dir: string): void {
-  try {
-    const fd = openSync(dir, 'r');
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    // some filesystems refuse to open or fsync a folder
   }
 }
 

@@ -36,8 +36,8 @@ export class SpoolMarks {
     if (lines) appendFileSync(this.file, lines, { mode: 0o600 });
   }
 
-  /** Reads the markers on disk (at start, before any is written) and keeps those of jobs `live` says are spooled; torn or unknown lines are skipped. */
-  load(live: (jobId: string) => boolean): void {
+  /** Reads the markers on disk (at start, before any is written) and keeps those of spooled jobs; torn or unknown lines are skipped. */
+  load(): void {
     this.marks.clear();
     let text: string;
     try {
@@ -48,7 +48,7 @@ export class SpoolMarks {
     // a torn last line (a crash mid-append) has no newline yet: it never counts
     for (const line of text.slice(0, text.lastIndexOf('\n') + 1).split('\n')) {
       const [kind, jobId, count] = line.split(' ');
-      if (!jobId || !live(jobId)) continue;
+      if (!jobId || !this.live(jobId)) continue;
       if (kind === 'started') this.marks.set(jobId, { ...this.of(jobId), attempts: Number.parseInt(count, 10) || 0 });
       else if (kind === 'sending') this.marks.set(jobId, { ...this.of(jobId), sending: true });
     }

@@ -1,7 +1,8 @@
 // The spool's older layout (before 2026-11-29: `<jobId>.json` + `.data`, `.started` and `.sending` marker files) moved,
 // at start, to job files and marker lines, so that jobs spooled by the build before an update still print, once.
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomicSync } from '../settings/atomic-file';
 import { spoolFileHead } from './spool-file';
 
 /**
@@ -34,7 +35,7 @@ export function moveOldEntry(dir: string, jobId: string, ext: string): MovedEntr
     return { jobId, moved: false, kept: false, reason: (err as Error).message };
   }
   try {
-    writeAtomicSync(join(dir, `${jobId}${ext}`), [spoolFileHead(entry, data), ...(data ? [data] : [])]);
+    writeFileAtomicSync(join(dir, `${jobId}${ext}`), [spoolFileHead(entry, data), ...(data ? [data] : [])]);
   } catch (err) {
     return { jobId, moved: false, kept: true, reason: (err as Error).message };
   }
@@ -54,24 +55,6 @@ function readIfThere(file: string): Buffer | null {
     return readFileSync(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
-}
-
-/** `pieces` to `file` through a temporary, fsynced before the rename (at start, once per old entry); none is left on failure. */
-function writeAtomicSync(file: string, pieces: Uint8Array[]): void {
-  const tmp = join(dirname(file), `.${basename(file)}.migrating.tmp`);
-  try {
-    const fd = openSync(tmp, 'w', 0o600);
-    try {
-      for (const piece of pieces) for (let done = 0; done < piece.length; ) done += writeSync(fd, piece, done);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, file);
-  } catch (err) {
-    rmSync(tmp, { force: true });
     throw err;
   }
 }

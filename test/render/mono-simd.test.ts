@@ -3,7 +3,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { blankMono, thresholdAligned } from '../../src/render/mono';
-import { SimdThreshold, type WasmHeap, type WasmMemory } from '../../src/render/mono-simd';
+import { SimdThreshold, type WasmHeap } from '../../src/render/mono-simd';
+import type { WasmMemory } from '../../src/render/wasm-api';
 
 /** A wasm memory of its own with a bump allocator that records what was freed. */
 function testHeap(): WasmHeap & { freed: number[]; mallocs: number[] } {
