@@ -17,7 +17,8 @@ import { resolve } from 'node:path';
 const args = process.argv.slice(2);
 const baselineAt = args.indexOf('--baseline');
 const baselineEntry = baselineAt >= 0 ? args[baselineAt + 1] : undefined;
-const rounds = Number(args.find((a, i) => /^\d+$/.test(a) && i !== baselineAt + 1) ?? 4);
+// the first bare number is the rounds (the file after --baseline may be one too)
+const rounds = Number(args.find((a, i) => /^\d+$/.test(a) && (baselineAt < 0 || i !== baselineAt + 1)) ?? 4);
 const LATENCY_JOBS = 400;
 const THROUGHPUT_JOBS = 4000;
 const LABEL = ('^XA^FO20,20^A0N,30,30^FD' + 'x'.repeat(2000) + '^FS^XZ').slice(0, 2048);
