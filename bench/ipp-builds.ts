@@ -5,17 +5,15 @@
 // Run: npm run build && node --import tsx bench/ipp-builds.ts BEFORE.cjs AFTER.cjs [pwg|png] [jobs-per-round] [rounds]
 // (BEFORE.cjs: the bundle of another checkout, `npm run build` there, with its dist/native beside it.)
 import { execFile } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { decodePwgPages } from '../src/render/pwg-raster-decode';
-import { shippingLabelPdf } from '../test/fixtures/pdf/barcode-pdf';
-import { encodePng } from '../test/fixtures/png-encode';
 import { ZplPrinterEmulator } from '../test/fixtures/zebra-tcp-printer';
 import { startDaemon, type DaemonHandle } from '../test/helpers/daemon-process';
 import { tempDir } from '../test/helpers/temp-dir';
 import { daemonNode } from './daemon-node';
+import { labelFiles } from './label-files';
 import { cpuMs } from './process-cpu';
+import { median } from './process-memory';
 
 const run = promisify(execFile);
 const [before, after, kind = 'pwg', perRound = '40', roundsArg = '6'] = process.argv.slice(2);
@@ -31,16 +29,6 @@ interface Build {
   uri: string;
   cpu: number[];
   times: number[];
-}
-
-/** The label as PWG Raster (Ghostscript, 4x6 in, 203 dpi, sGray 8) and as a PNG of the same pixels; the file for `kind`. */
-async function labelFile(dir: string): Promise<string> {
-  writeFileSync(join(dir, 'label.pdf'), await shippingLabelPdf());
-  await run('gs', ['-q', '-dNOPAUSE', '-dBATCH', '-dSAFER', '-sDEVICE=pwgraster', '-r203', '-dFIXEDMEDIA', '-dDEVICEWIDTHPOINTS=288', '-dDEVICEHEIGHTPOINTS=432', '-dcupsColorSpace=18', '-dcupsBitsPerColor=8', `-sOutputFile=${join(dir, 'label.pwg')}`, join(dir, 'label.pdf')]);
-  const [page] = [...decodePwgPages(readFileSync(join(dir, 'label.pwg')), (i) => i === 0)];
-  if (!page) throw new Error('gs made no page');
-  writeFileSync(join(dir, 'label.png'), encodePng({ width: page.width, height: page.height, colorType: 0, bitDepth: 8, samples: (x, y) => [page.pixels[y * page.width + x]], pixelsPerMetre: Math.round(203 / 0.0254) }));
-  return join(dir, `label.${kind}`);
 }
 
 async function start(entry: string): Promise<Build> {
@@ -61,12 +49,11 @@ async function job(b: Build, file: string): Promise<number> {
   return performance.now() - started;
 }
 
-const median = (v: number[]): number => [...v].sort((a, b) => a - b)[v.length >> 1];
 const mean = (v: number[]): number => v.reduce((a, b) => a + b, 0) / v.length;
 
 async function main(): Promise<void> {
-  if (!before || !after) throw new Error('usage: bench/ipp-builds.ts BEFORE.cjs AFTER.cjs [pwg|png] [jobs-per-round] [rounds]');
-  const file = await labelFile(tempDir('ipp-builds'));
+  if (!before || !after || (kind !== 'pwg' && kind !== 'png')) throw new Error('usage: bench/ipp-builds.ts BEFORE.cjs AFTER.cjs [pwg|png] [jobs-per-round] [rounds]');
+  const file = (await labelFiles(tempDir('ipp-builds')))[kind];
   const builds = [await start(before), await start(after)];
   try {
     for (const b of builds) for (let i = 0; i < WARM_UP; i += 1) await job(b, file);

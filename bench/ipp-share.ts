@@ -4,19 +4,17 @@
 // IPP_SHARE_BEFORE=/path/to/another/checkout adds that tree's printproxyd as a third server taking turns (before / after).
 // Every wait is bounded and names what it waited for; the whole run is bounded by RUN_LIMIT_MS.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import { availableParallelism, loadavg } from 'node:os';
 import { join, relative } from 'node:path';
-import { decodePwgPages } from '../src/render/pwg-raster-decode';
-import { shippingLabelPdf } from '../test/fixtures/pdf/barcode-pdf';
-import { encodePng } from '../test/fixtures/png-encode';
 import { ZplPrinterEmulator } from '../test/fixtures/zebra-tcp-printer';
 import { startDaemon, type DaemonHandle } from '../test/helpers/daemon-process';
 import { tempDir } from '../test/helpers/temp-dir';
 import { freePort } from '../test/fixtures/ipp-everywhere';
 import { cpuMs } from './process-cpu';
 import { daemonNode } from './daemon-node';
+import { labelFiles } from './label-files';
 
 const JOBS = Number(process.argv[2] ?? 40);
 /** Jobs of a sequential round (the issue's rounds of 25). */
@@ -84,29 +82,6 @@ async function until(what: string | (() => string), check: () => boolean | Promi
     if (Date.now() > deadline) throw new Error(`not within ${limitMs} ms: ${name()}`);
     await new Promise((resolve) => setTimeout(resolve, 2));
   }
-}
-
-/** Ghostscript's PWG Raster device: what a driverless client sends a 4x6 in, 203 dpi, sgray_8 printer. */
-const GS_PWG = ['-q', '-dNOPAUSE', '-dBATCH', '-dSAFER', '-sDEVICE=pwgraster', '-r203', '-dFIXEDMEDIA', '-dDEVICEWIDTHPOINTS=288', '-dDEVICEHEIGHTPOINTS=432', '-dcupsColorSpace=18', '-dcupsBitsPerColor=8'];
-
-/**
- * The label as the printer's own raster (4x6 in, 203 dpi, 8-bit sGray, as both servers advertise) and as a PNG of the
- * same pixels. Made with Ghostscript's pwgraster device: Debian 12's cupsfilter ignored the PPD's page size and colour
- * here, and made a US Letter sRGB page (1725x2233, 4.7 times the pixels) that no client sends such a printer.
- */
-async function labelFiles(dir: string): Promise<{ png: string; pwg: string }> {
-  writeFileSync(join(dir, 'label.pdf'), await shippingLabelPdf());
-  await exec('gs', [...GS_PWG, `-sOutputFile=${join(dir, 'label.pwg')}`, join(dir, 'label.pdf')]);
-  const pwg = readFileSync(join(dir, 'label.pwg'));
-  const [page] = [...decodePwgPages(pwg, (i) => i === 0)];
-  if (!page) throw new Error('no page in the PWG raster');
-  const header = new DataView(pwg.buffer, pwg.byteOffset + 4, 1796);
-  const made = `${page.width}x${page.height} at ${page.dpi?.x} dpi, colour space ${header.getUint32(400)}, ${header.getUint32(384)} bits per colour`;
-  if (made !== '812x1218 at 203 dpi, colour space 18, 8 bits per colour') throw new Error(`gs made a PWG Raster page of ${made}, not the 4x6 in sGray label`);
-  const png = encodePng({ width: page.width, height: page.height, colorType: 0, bitDepth: 8, samples: (x, y) => [page.pixels[y * page.width + x]], pixelsPerMetre: Math.round(203 / 0.0254) });
-  writeFileSync(join(dir, 'label.png'), png);
-  writeFileSync(join(dir, 'label.pwg'), pwg);
-  return { png: join(dir, 'label.png'), pwg: join(dir, 'label.pwg') };
 }
 
 /** LPrints started so far: each gets a fresh folder (a new one must not load the state of one that crashed). */
