@@ -8,7 +8,7 @@ import { unlessStorageRefused } from '../util/storage-error';
 import { silentLogger, type Logger } from '../log';
 import { SpoolMarks } from './spool-marks';
 import { readSpoolFileData, readSpoolFileHead, spoolFileHead, writeSpoolFile, type SpoolData } from './spool-file';
-import { moveOldEntry, oldEntries } from './spool-migration';
+import { moveOldEntry, oldEntries, oldFileJob } from './spool-migration';
 import type { JobRecord } from '../schemas/job';
 import type { DocumentSpec } from './document';
 import type { PrintOptions } from '../schemas/print-options';
@@ -194,8 +194,8 @@ export class DiskSpool {
   /** Removes temporaries, and the files of the spool's older layout that belong to no entry kept in it. */
   private sweep(names: string[], keptOld: Set<string>, onBad: (file: string, reason: string) => void): void {
     for (const name of names) {
-      const old = OLD_LAYOUT.exec(name);
-      const reason = isTemporary(name) ? 'temporary of an interrupted write' : old && !keptOld.has(old[1]) ? 'a file of an older spool layout' : null;
+      const old = oldFileJob(name);
+      const reason = isTemporary(name) ? 'temporary of an interrupted write' : old !== null && !keptOld.has(old) ? 'a file of an older spool layout' : null;
       if (!reason) continue;
       removeQuietly(join(this.dir, name));
       onBad(name, `${reason}; removed`);
@@ -239,8 +239,6 @@ function isJobFile(name: string): boolean {
 
 /** A job's file: `<jobId>.job`. */
 const JOB_EXT = '.job';
-/** The files of the spool's older layout: `<jobId>.json` entries, `.data` bytes, `.sending` and `.started` markers. */
-const OLD_LAYOUT = /^([^.].*)\.(json|data|sending|started)$/;
 /** The markers' journal, beside the job files. */
 const MARKS_FILE = 'marks.log';
 

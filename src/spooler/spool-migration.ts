@@ -13,9 +13,18 @@ export type MovedEntry =
   | { jobId: string; moved: true; attempts: number; sending: boolean }
   | { jobId: string; moved: false; kept: boolean; reason: string };
 
+/** The old layout's files of a job: its entry first (see removeOld), then its bytes and markers. */
+const OLD_SUFFIXES = ['json', 'data', 'started', 'sending'];
+const OLD_FILE = new RegExp(`^([^.].*)\\.(${OLD_SUFFIXES.join('|')})$`);
+
+/** The job a file of the old layout belongs to (`<jobId>.json`, `.data`, `.started`, `.sending`; not a temporary), else null. */
+export function oldFileJob(name: string): string | null {
+  return OLD_FILE.exec(name)?.[1] ?? null;
+}
+
 /** The old entries (`<jobId>.json`, not temporaries) among `names`. */
 export function oldEntries(names: string[]): string[] {
-  return names.filter((n) => n.endsWith('.json') && !n.startsWith('.')).map((n) => n.slice(0, -'.json'.length));
+  return names.filter((n) => n.endsWith('.json') && oldFileJob(n) !== null).map((n) => n.slice(0, -'.json'.length));
 }
 
 /**
@@ -47,7 +56,7 @@ export function moveOldEntry(dir: string, jobId: string, ext: string): MovedEntr
 
 /** The entry first: a crash midway leaves bytes and markers without it, which the next start removes. */
 function removeOld(old: (suffix: string) => string): void {
-  for (const suffix of ['json', 'data', 'started', 'sending']) rmSync(old(suffix), { force: true });
+  for (const suffix of OLD_SUFFIXES) rmSync(old(suffix), { force: true });
 }
 
 function readIfThere(file: string): Buffer | null {
