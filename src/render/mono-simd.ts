@@ -47,7 +47,6 @@ const MODULE = new Uint8Array([
 
 type ThresholdFn = (src: number, srcStride: number, dst: number, dstStride: number, blocks: number, rows: number) => void;
 
-
 /** The memory and allocator of the wasm instance whose grey bitmaps are thresholded (pdfium's). */
 export interface WasmHeap {
   memory: WasmMemory;

@@ -73,7 +73,7 @@ function unfilterInWasm(data: Uint8Array, pass: PngPass): boolean {
   const size = pass.height * (1 + pass.rowBytes);
   // a memory grown for a large image is let go when a much smaller one comes (a new instance; the old one is garbage)
   if (wasm && wasm.capacity > Math.max(KEEP_WASM_BYTES, 2 * (pass.rowBytes + size))) wasm = undefined;
-  wasm ??= WasmUnfilter.create();
+  if (wasm === undefined) wasm = WasmUnfilter.create();
   if (!wasm) return false;
   const rows = wasm.unfilter(data.subarray(0, size), pass.rowBytes, pass.height);
   if (typeof rows === 'number') throw new DeviceError('RENDER_FAILED', `PNG could not be decoded: unknown row filter type ${data[rows * (1 + pass.rowBytes)]}`);

@@ -80,13 +80,13 @@ before(async () => {
   ops = child.ops;
 });
 
-/** Checks a data dir after a kill that came after `acks`: settings, printers and spool are a state the run passed through. */
 /** The document bytes of a spool job file (after its entry line). */
 function documentBytes(file: string): Buffer {
   const { data } = readSpoolFileHead(file);
   return readFileSync(file).subarray(data.offset);
 }
 
+/** Checks a data dir after a kill that came after `acks`: settings, printers and spool are a state the run passed through. */
 function assertConsistent(dataDir: string, acks: string[], where: string): void {
   const warnings: string[] = [];
   const logger: Logger = { ...silentLogger, warn: (msg) => warnings.push(msg) };
